@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * CLC (connection layer control) wire codec for SMC-R v1 and v2.
+ *
+ * Pure functions only: no sockets, no verbs, no allocation.  Every decoder
+ * takes a byte buffer and its length, validates everything it reads and
+ * fills a host-order structure; every encoder writes into a caller buffer
+ * and returns the number of bytes written.  This keeps the codec reachable
+ * from KUnit and from user-space fuzzers.
+ */
+#ifndef SMC_CLC_WIRE_H
+#define SMC_CLC_WIRE_H
+
+#include <linux/types.h>
+
+/* message types */
+#define SMC_CLC_PROPOSAL		0x01
+#define SMC_CLC_ACCEPT			0x02
+#define SMC_CLC_CONFIRM			0x03
+#define SMC_CLC_DECLINE			0x04
+
+/* protocol versions */
+#define SMC_V1				1
+#define SMC_V2				2
+
+/* SMC types in the header's typev1/typev2 fields */
+#define SMC_TYPE_R			0
+#define SMC_TYPE_D			1
+#define SMC_TYPE_N			2
+#define SMC_TYPE_B			3
+
+/* operating system types (decline, first contact extension) */
+#define SMC_CLC_OS_ZOS			1
+#define SMC_CLC_OS_LINUX		2
+#define SMC_CLC_OS_AIX			3
+
+#define SMC_CLC_HDR_LEN			8
+#define SMC_CLC_TRL_LEN			4
+#define SMC_CLC_SYSTEMID_LEN		8
+#define SMC_CLC_GID_LEN			16
+#define SMC_CLC_MAC_LEN			6
+#define SMC_CLC_EID_LEN			32
+#define SMC_CLC_HOSTNAME_LEN		32
+#define SMC_CLC_MAX_V6_PREFIX		8
+#define SMC_CLC_MAX_UEID		8
+#define SMC_CLC_MAX_ISM_GIDS		8
+
+/* lengths of the fixed-size messages */
+#define SMC_CLC_DECLINE_LEN_V1		28
+#define SMC_CLC_DECLINE_LEN_V2		44
+/* upper bound for any message we accept from the wire */
+#define SMC_CLC_MAX_MSG_LEN		1024
+
+/* decline reason codes ("peer diagnosis"), values fixed by the protocol */
+#define SMC_CLC_DECL_MEM		0x01010000
+#define SMC_CLC_DECL_TIMEOUT_CL		0x02010000
+#define SMC_CLC_DECL_TIMEOUT_AL		0x02020000
+#define SMC_CLC_DECL_CNFERR		0x03000000
+#define SMC_CLC_DECL_PEERNOSMC		0x03010000
+#define SMC_CLC_DECL_IPSEC		0x03020000
+#define SMC_CLC_DECL_NOSMCDEV		0x03030000
+#define SMC_CLC_DECL_NOSMCDDEV		0x03030001
+#define SMC_CLC_DECL_NOSMCRDEV		0x03030002
+#define SMC_CLC_DECL_NOISM2SUPP		0x03030003
+#define SMC_CLC_DECL_NOV2EXT		0x03030004
+#define SMC_CLC_DECL_NOV2DEXT		0x03030005
+#define SMC_CLC_DECL_NOSEID		0x03030006
+#define SMC_CLC_DECL_NOSMCD2DEV		0x03030007
+#define SMC_CLC_DECL_NOUEID		0x03030008
+#define SMC_CLC_DECL_RELEASEERR		0x03030009
+#define SMC_CLC_DECL_MAXCONNERR		0x0303000a
+#define SMC_CLC_DECL_MAXLINKERR		0x0303000b
+#define SMC_CLC_DECL_MODEUNSUPP		0x03040000
+#define SMC_CLC_DECL_RMBE_EC		0x03050000
+#define SMC_CLC_DECL_OPTUNSUPP		0x03060000
+#define SMC_CLC_DECL_DIFFPREFIX		0x03070000
+#define SMC_CLC_DECL_GETVLANERR		0x03080000
+#define SMC_CLC_DECL_ISMVLANERR		0x03090000
+#define SMC_CLC_DECL_NOACTLINK		0x030a0000
+#define SMC_CLC_DECL_NOSRVLINK		0x030b0000
+#define SMC_CLC_DECL_VERSMISMAT		0x030c0000
+#define SMC_CLC_DECL_MAX_DMB		0x030d0000
+#define SMC_CLC_DECL_NOROUTE		0x030e0000
+#define SMC_CLC_DECL_NOINDIRECT		0x030f0000
+#define SMC_CLC_DECL_SYNCERR		0x04000000
+#define SMC_CLC_DECL_PEERDECL		0x05000000
+#define SMC_CLC_DECL_INTERR		0x09990000
+#define SMC_CLC_DECL_ERR_RTOK		0x09990001
+#define SMC_CLC_DECL_ERR_RDYLNK		0x09990002
+#define SMC_CLC_DECL_ERR_REGBUF		0x09990003
+
+/* The common 8-byte header, decoded. */
+struct smc_clc_hdr {
+	u8 type;		/* SMC_CLC_PROPOSAL .. SMC_CLC_DECLINE */
+	u16 length;		/* whole message incl. header and trailer */
+	u8 version;		/* 4-bit version field */
+	u8 typev1;		/* proposal: SMC_TYPE_* offered for v1 */
+	u8 typev2;		/* proposal: SMC_TYPE_* offered for v2 */
+	bool first_contact;	/* accept/confirm: first contact bit */
+	bool smcd;		/* eyecatcher is "SMCD" rather than "SMCR" */
+};
+
+/*
+ * Decode and check the header at @buf (at least SMC_CLC_HDR_LEN bytes).
+ * Checks the eyecatcher, the type, the version and that the announced
+ * length is plausible for type and version and at most
+ * SMC_CLC_MAX_MSG_LEN.  Returns 0, -EINVAL when @len is too short,
+ * -EPROTO for a bad eyecatcher or length, -EOPNOTSUPP for an unknown type.
+ */
+int smc_clc_hdr_decode(const u8 *buf, size_t len, struct smc_clc_hdr *hdr);
+
+struct smc_clc_ipv6_prefix {
+	u8 prefix[16];
+	u8 prefix_len;
+};
+
+/* A proposal, decoded (host byte order). */
+struct smc_clc_proposal {
+	struct smc_clc_hdr hdr;
+	u8 id_for_peer[SMC_CLC_SYSTEMID_LEN];
+	u8 gid[SMC_CLC_GID_LEN];
+	u8 mac[SMC_CLC_MAC_LEN];
+	/* IP area */
+	__be32 ipv4_subnet;
+	u8 ipv4_prefix_len;
+	u8 ipv6_prefix_cnt;
+	struct smc_clc_ipv6_prefix ipv6_prefix[SMC_CLC_MAX_V6_PREFIX];
+	/* SMC-D v1 area (present but ignored for SMC-R) */
+	u64 ism_gid;
+	u16 ism_chid;
+	/* v2 extension, valid when has_v2_ext */
+	bool has_v2_ext;
+	u8 eid_cnt;
+	u8 ism_gid_cnt;
+	u8 release;
+	bool seid;
+	u8 roce_gid[SMC_CLC_GID_LEN];
+	u8 max_conns;
+	u8 max_links;
+	u16 feature_mask;
+	u8 eids[SMC_CLC_MAX_UEID][SMC_CLC_EID_LEN];
+	/* SMC-D v2 extension, valid when has_smcd_v2_ext */
+	bool has_smcd_v2_ext;
+	u8 system_eid[SMC_CLC_EID_LEN];
+};
+
+/*
+ * Decode a complete proposal of @len bytes (header through trailer).
+ * Returns 0 or a negative errno; -EPROTO for any malformation (offsets
+ * outside the message, counts above the protocol limits, bad trailer).
+ */
+int smc_clc_proposal_decode(const u8 *buf, size_t len,
+			    struct smc_clc_proposal *p);
+int smc_clc_proposal_encode(const struct smc_clc_proposal *p, u8 *buf,
+			    size_t cap);
+
+/* A decline, decoded. */
+struct smc_clc_decline {
+	struct smc_clc_hdr hdr;
+	u8 id_for_peer[SMC_CLC_SYSTEMID_LEN];
+	u32 peer_diagnosis;
+	u8 os_type;
+	u32 peer_diagnosis_v2[4];	/* v2 only */
+};
+
+int smc_clc_decline_decode(const u8 *buf, size_t len,
+			   struct smc_clc_decline *d);
+/*
+ * Encode a decline of version @d->hdr.version (v1: 28 bytes, v2: 44 bytes)
+ * into @buf.  Returns the length written or -ENOSPC.
+ */
+int smc_clc_decline_encode(const struct smc_clc_decline *d, u8 *buf,
+			   size_t cap);
+
+#endif /* SMC_CLC_WIRE_H */

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared Memory Communications over RDMA: the socket.
+ */
+#ifndef SMC_H
+#define SMC_H
+
+#include <linux/types.h>
+#include <linux/list.h>
+#include <linux/workqueue.h>
+#include <linux/wait.h>
+#include <net/sock.h>
+
+/* protocol values for socket(AF_SMC, SOCK_STREAM, ...) */
+#define SMCPROTO_SMC		0	/* IPv4 clcsock */
+#define SMCPROTO_SMC6		1	/* IPv6 clcsock */
+
+/*
+ * Where a socket stands in its life.  The handshake may only be entered
+ * once; the outcome (SMC-R or fallback) is decided before a socket ever
+ * reaches SMC_HS_DONE and never changes afterwards.
+ */
+enum smc_hs_state {
+	SMC_HS_NONE,		/* no connection attempt yet */
+	SMC_HS_RUNNING,		/* TCP connect and CLC exchange under way */
+	SMC_HS_DONE,		/* mode decided, see use_fallback */
+};
+
+struct smc_sock {
+	struct sock sk;			/* must be first */
+	struct socket *clcsock;		/* companion TCP socket */
+	struct mutex clcsock_lock;	/* serialises CLC I/O on clcsock */
+	enum smc_hs_state hs_state;
+	bool use_fallback;		/* the fd behaves as clcsock */
+	u32 fallback_reason;		/* SMC_CLC_DECL_*, 0 when none */
+	u32 peer_diagnosis;		/* reason the peer declined, if it did */
+	bool server;			/* created by accept */
+	int hs_err;			/* connect error seen by the handshake */
+
+	/* active open */
+	struct work_struct connect_work;
+
+	/* passive open: listener side */
+	struct work_struct accept_work;	/* drains clcsock's accept queue */
+	struct list_head accept_q;	/* children ready for accept() */
+	spinlock_t accept_q_lock;
+	unsigned int accept_q_len;
+	unsigned int hs_pending;	/* children still in the handshake */
+	void (*clc_data_ready)(struct sock *sk);	/* clcsock's original */
+
+	/* passive open: child side */
+	struct smc_sock *listen_smc;	/* holds a reference while queued */
+	struct list_head accept_node;
+	struct work_struct hs_work;
+};
+
+static inline struct smc_sock *smc_sk(const struct sock *sk)
+{
+	return (struct smc_sock *)sk;
+}
+
+/* All SMC sockets, for sock_diag.  Walk under read_lock(&smc_sock_list.lock). */
+struct smc_sock_list {
+	rwlock_t lock;
+	struct hlist_head head;
+};
+
+extern struct smc_sock_list smc_sock_list;
+
+/* Fallback accounting (stats.c). */
+int smc_stats_init(void);
+void smc_stats_exit(void);
+void smc_stats_fallback(struct net *net, bool server, u32 reason);
+
+/* Generic netlink (netlink.c) and sock_diag (diag.c). */
+int smc_nl_init(void);
+void smc_nl_exit(void);
+int smc_diag_init(void);
+void smc_diag_exit(void);
+
+#endif /* SMC_H */

@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install everything the build, the VM harness and the tests need on a
+# Debian 12 machine: the bookworm-backports suite, the newest Linux 6.12
+# image, headers and source, QEMU and the user-space tools used inside the
+# guests.  Idempotent: with everything present it returns in seconds.
+
+set -euo pipefail
+
+SETUP_STAMP=/var/lib/smc-r-project/setup.stamp
+PKGS=(
+	build-essential bc bison flex libelf-dev libssl-dev dwarves kmod
+	python3 xz-utils zstd
+	qemu-system-x86 busybox-static cpio iproute2
+	rdma-core ibverbs-utils perftest
+	sparse
+)
+
+need_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "setup: must run as root (try: sudo $0)" >&2
+		exit 1
+	fi
+}
+
+backports_uri() {
+	# Reuse the archive URI this machine already uses for bookworm.
+	local uri=""
+	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+		uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources)
+	fi
+	if [ -z "$uri" ] && [ -f /etc/apt/sources.list ]; then
+		uri=$(awk '/^deb / && $3 ~ /^bookworm/ {print $2; exit}' /etc/apt/sources.list)
+	fi
+	echo "${uri:-http://deb.debian.org/debian}"
+}
+
+add_backports() {
+	local f=/etc/apt/sources.list.d/smc-bookworm-backports.sources
+	if grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+		return 0
+	fi
+	cat >"$f" <<EOT
+Types: deb
+URIs: $(backports_uri)
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOT
+	rm -f "$SETUP_STAMP"
+}
+
+newest_612() {
+	apt-cache search --names-only '^linux-image-6\.12\.[0-9.+a-z~-]*-amd64$' 2>/dev/null |
+		awk '{print $1}' | grep -Ev -- '-(rt|cloud)-amd64$|-dbg$|unsigned' |
+		sed 's/^linux-image-//' | sort -V | tail -n 1
+}
+
+installed_612() {
+	ls -d /lib/modules/6.12.*-amd64 2>/dev/null | sed 's#.*/##' |
+		grep -Ev -- '-(rt|cloud)-amd64$' | sort -V | tail -n 1
+}
+
+all_present() {
+	local ver
+	[ -f "$SETUP_STAMP" ] || return 1
+	ver=$(installed_612)
+	[ -n "$ver" ] || return 1
+	[ -e "/boot/vmlinuz-$ver" ] && [ -d "/usr/src/linux-headers-$ver" ] || return 1
+	ls /usr/src/linux-source-6.12.tar.* >/dev/null 2>&1 || return 1
+	dpkg-query -W -f='${Status}\n' "${PKGS[@]}" 2>/dev/null |
+		grep -vq 'install ok installed' && return 1
+	return 0
+}
+
+main() {
+	need_root
+	if all_present; then
+		echo "setup: everything present (kernel $(installed_612))"
+		return 0
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	add_backports
+	apt-get update -qq
+	local ver
+	ver=$(newest_612)
+	if [ -z "$ver" ]; then
+		echo "setup: no linux-image-6.12 package found in bookworm-backports" >&2
+		exit 1
+	fi
+	echo "setup: installing Linux $ver and tools"
+	apt-get install -y -qq --no-install-recommends \
+		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
+		"${PKGS[@]}" >/dev/null
+	apt-get install -y -qq --no-install-recommends -t bookworm-backports \
+		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
+		"linux-image-$ver" "linux-headers-$ver" linux-source-6.12 >/dev/null
+	mkdir -p "$(dirname "$SETUP_STAMP")"
+	echo "$ver" >"$SETUP_STAMP"
+	echo "setup: done (kernel $ver)"
+}
+
+main "$@"
