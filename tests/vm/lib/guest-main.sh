@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# PID 1 of a harness VM after switch_root into the host's (read-only) root.
+# Sets up eth0 and rxe0, loads the SMC implementation picked for this VM,
+# runs the scenario with a hard timeout, stores exit code, output and dmesg
+# in the VM's results folder on the share, and powers the VM off.
+
+set -uo pipefail
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp LANG=C LC_ALL=C TERM=dumb
+
+poweroff_now() {
+	sync
+	echo o >/proc/sysrq-trigger
+	sleep 60
+}
+
+idx=""
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	smcvm_index=*) idx="${arg#smcvm_index=}" ;;
+	esac
+done
+conf="/run/smcvm/vm$idx.env"
+if [ -z "$idx" ] || [ ! -r "$conf" ]; then
+	echo "smcvm: no VM index or no $conf" >/dev/console
+	poweroff_now
+fi
+# shellcheck source=/dev/null
+. "$conf"
+export VM_INDEX VM_COUNT VM_IP PEER_IPS SMC_IMPL SMC_KO SHARED REPO RESULTS \
+	SCENARIO SCENARIO_TIMEOUT VM_TOOLS SMC_UEID BARRIER_TIMEOUT
+for ((i = 0; i < VM_COUNT; i++)); do
+	export "VM_IP_$i"
+done
+
+mkdir -p "$RESULTS"
+exec 3>/dev/console
+setup_log="$RESULTS/setup.log"
+
+log_setup() {
+	echo "vm$VM_INDEX: $*" >&3
+	echo "$*" >>"$setup_log"
+}
+
+finish() {
+	local rc=$1
+
+	echo "$rc" >"$RESULTS/exit_code"
+	if [ "$rc" -ne 0 ]; then
+		: >"$SHARED/.abort.vm$VM_INDEX"
+	fi
+	dmesg >"$RESULTS/dmesg" 2>&1
+	: >"$RESULTS/done"
+	log_setup "scenario exit code $rc, powering off"
+	poweroff_now
+}
+
+setup() {
+	local mod dep
+
+	hostname "vm$VM_INDEX"
+	ip link set lo up || return 1
+	modprobe -a virtio_net ib_core ib_uverbs rdma_rxe || return 1
+	for _ in $(seq 50); do
+		[ -e /sys/class/net/eth0 ] && break
+		sleep 0.1
+	done
+	ip addr add "$VM_IP/24" dev eth0 || return 1
+	ip link set eth0 up || return 1
+	rdma link add rxe0 type rxe netdev eth0 || return 1
+
+	case "$SMC_IMPL" in
+	ours)
+		[ -r "$SMC_KO" ] || { log_setup "no module at $SMC_KO"; return 1; }
+		# Load what our module depends on from the distribution tree.
+		for dep in $(modinfo -F depends "$SMC_KO" | tr ',' ' '); do
+			modprobe "$dep" || return 1
+		done
+		insmod "$SMC_KO" || return 1
+		;;
+	dist)
+		modprobe smc || return 1
+		modprobe smc_diag 2>/dev/null || true
+		"$VM_TOOLS/ueid" add "$SMC_UEID" || return 1
+		;;
+	none) ;;
+	*)
+		log_setup "unknown SMC_IMPL '$SMC_IMPL'"
+		return 1
+		;;
+	esac
+	for mod in $(lsmod | awk 'NR > 1 && $1 ~ /smc|rxe/ {print $1}'); do
+		log_setup "loaded: $mod"
+	done
+	return 0
+}
+
+log_setup "booted $(uname -r), impl=$SMC_IMPL ip=$VM_IP"
+if ! setup >>"$setup_log" 2>&1; then
+	log_setup "setup failed (see setup.log)"
+	finish 125
+fi
+
+# All VMs are set up before any scenario starts.
+# shellcheck source=guest.sh
+. "$REPO/tests/vm/lib/guest.sh"
+if ! (barrier harness-setup) >>"$setup_log" 2>&1; then
+	log_setup "setup barrier failed"
+	finish 124
+fi
+
+log_setup "running $SCENARIO (timeout ${SCENARIO_TIMEOUT}s)"
+cd /tmp || finish 125
+timeout -k 5 "$SCENARIO_TIMEOUT" bash "$SCENARIO" \
+	>"$RESULTS/stdout" 2>"$RESULTS/stderr" </dev/null
+rc=$?
+[ "$rc" -eq 124 ] && echo "scenario timed out after ${SCENARIO_TIMEOUT}s" >>"$RESULTS/stderr"
+finish "$rc"
