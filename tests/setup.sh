@@ -13,7 +13,7 @@ PKGS=(
 	build-essential bc bison flex libelf-dev libssl-dev dwarves kmod
 	python3 xz-utils zstd
 	qemu-system-x86 busybox-static cpio iproute2
-	rdma-core ibverbs-utils perftest
+	rdma-core ibverbs-utils ibverbs-providers perftest
 	sparse
 )
 

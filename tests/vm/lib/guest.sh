@@ -90,3 +90,16 @@ wait_bg() {
 	done
 	wait "$pid"
 }
+
+# wait_file_line FILE PATTERN [TIMEOUT]: wait until FILE has a line matching
+# the extended regex PATTERN (e.g. a server's "listening" line).
+wait_file_line() {
+	local file=$1 pattern=$2 timeout=${3:-60} deadline
+
+	deadline=$((SECONDS + timeout))
+	until grep -Eq -- "$pattern" "$file" 2>/dev/null; do
+		[ "$SECONDS" -ge "$deadline" ] &&
+			fail "no line /$pattern/ in $file after ${timeout}s"
+		sleep 0.2
+	done
+}
