@@ -1,12 +1,484 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Generic netlink interface (stub, to be filled in). */
-#include "smc.h"
+/*
+ * Shared Memory Communications over RDMA: generic netlink family
+ * "SMC_GEN_NETLINK", the interface smc-tools (smcr, smcd, smc_rnics) use.
+ *
+ * Commands, attributes and nesting follow include/uapi/linux/smc.h, which
+ * keeps the numbering of Linux 6.12.  Implemented: system information,
+ * statistics and fallback statistics, plus the SMC-D queries, which are
+ * always empty because this module drives no ISM device.  The link group,
+ * link and RoCE device queries and the UEID, SEID and handshake limitation
+ * commands are answered with -EOPNOTSUPP until the module has that state;
+ * the state-changing ones already require CAP_NET_ADMIN.
+ */
+#include <linux/capability.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/utsname.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+#include <linux/smc.h>
 
-int smc_nl_init(void)
+#include "smc.h"
+#include "clc_wire.h"
+#include "stats.h"
+
+/* what SMC_NETLINK_GET_SYS_INFO announces */
+#define SMC_NL_SYS_VERSION	SMC_V2	/* highest CLC version spoken */
+#define SMC_NL_SYS_RELEASE	1	/* release within SMC_V2 */
+
+/* position of a dump between calls, kept in netlink_callback::ctx */
+struct smc_nl_dump_ctx {
+	unsigned int pos;
+	bool totals_sent;
+};
+
+static_assert(sizeof(struct smc_nl_dump_ctx) <=
+	      sizeof_field(struct netlink_callback, ctx));
+
+static struct smc_nl_dump_ctx *smc_nl_ctx(struct netlink_callback *cb)
+{
+	return (struct smc_nl_dump_ctx *)cb->ctx;
+}
+
+static struct genl_family smc_gen_nl_family;
+
+static void *smc_nl_put_hdr(struct sk_buff *skb, struct netlink_callback *cb,
+			    u8 cmd)
+{
+	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			   &smc_gen_nl_family, NLM_F_MULTI, cmd);
+}
+
+/*
+ * Result of a dump callback after a message did not fit: if the skb holds
+ * earlier messages the core sends them and calls again; a message that does
+ * not fit into an empty skb never will.
+ */
+static int smc_nl_dump_full(struct sk_buff *skb)
+{
+	return skb->len ? skb->len : -EMSGSIZE;
+}
+
+/* --- SMC_NETLINK_GET_SYS_INFO --- */
+
+static int smc_nl_get_sys_info(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct smc_nl_dump_ctx *ctx = smc_nl_ctx(cb);
+	char host[SMC_MAX_HOSTNAME_LEN + 1];
+	struct nlattr *nest;
+	size_t len;
+	void *hdr;
+
+	if (ctx->pos)
+		return 0;
+	/*
+	 * The CLC handshake sends the first SMC_MAX_HOSTNAME_LEN bytes of the
+	 * initial namespace's node name, padded with blanks: report the same.
+	 */
+	len = strnlen(init_utsname()->nodename, SMC_MAX_HOSTNAME_LEN);
+	memcpy(host, init_utsname()->nodename, len);
+	memset(host + len, ' ', SMC_MAX_HOSTNAME_LEN - len);
+	host[SMC_MAX_HOSTNAME_LEN] = '\0';
+
+	hdr = smc_nl_put_hdr(skb, cb, SMC_NETLINK_GET_SYS_INFO);
+	if (!hdr)
+		return smc_nl_dump_full(skb);
+	nest = nla_nest_start(skb, SMC_GEN_SYS_INFO);
+	if (!nest)
+		goto cancel;
+	if (nla_put_u8(skb, SMC_NLA_SYS_VER, SMC_NL_SYS_VERSION) ||
+	    nla_put_u8(skb, SMC_NLA_SYS_REL, SMC_NL_SYS_RELEASE) ||
+	    nla_put_u8(skb, SMC_NLA_SYS_IS_ISM_V2, 0) ||
+	    nla_put_u8(skb, SMC_NLA_SYS_IS_SMCR_V2,
+		       SMC_NL_SYS_VERSION >= SMC_V2) ||
+	    nla_put_string(skb, SMC_NLA_SYS_LOCAL_HOST, host))
+		goto cancel_nest;
+	/* SMC_NLA_SYS_SEID exists only with an ISMv2 device */
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	ctx->pos = 1;
+	return skb->len;
+
+cancel_nest:
+	nla_nest_cancel(skb, nest);
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return smc_nl_dump_full(skb);
+}
+
+/* --- SMC_NETLINK_GET_STATS --- */
+
+static int smc_nl_put_u64(struct sk_buff *skb, int type, u64 val, int pad)
+{
+	return nla_put_u64_64bit(skb, type, val, pad);
+}
+
+/* one size histogram, attributes SMC_NLA_STATS_PLOAD_8K.._G_1024K */
+static int smc_nl_put_sizes(struct sk_buff *skb, int type, const u64 *buf)
+{
+	struct nlattr *nest;
+	int i;
+
+	BUILD_BUG_ON(SMC_NLA_STATS_PLOAD_MAX != SMC_STATS_BUF_MAX);
+	nest = nla_nest_start(skb, type);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < SMC_STATS_BUF_MAX; i++) {
+		if (smc_nl_put_u64(skb, SMC_NLA_STATS_PLOAD_8K + i, buf[i],
+				   SMC_NLA_STATS_PLOAD_PAD))
+			goto cancel;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static int smc_nl_put_rmb(struct sk_buff *skb, int type,
+			  const struct smc_stats_rmb *rmb)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, type);
+	if (!nest)
+		return -EMSGSIZE;
+	if (smc_nl_put_u64(skb, SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT,
+			   rmb->size_small_peer, SMC_NLA_STATS_RMB_PAD) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_RMB_SIZE_SM_CNT,
+			   rmb->size_small, SMC_NLA_STATS_RMB_PAD) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_RMB_FULL_PEER_CNT,
+			   rmb->full_peer, SMC_NLA_STATS_RMB_PAD) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_RMB_FULL_CNT,
+			   rmb->full, SMC_NLA_STATS_RMB_PAD) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_RMB_REUSE_CNT,
+			   rmb->reuse, SMC_NLA_STATS_RMB_PAD) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_RMB_ALLOC_CNT,
+			   rmb->alloc, SMC_NLA_STATS_RMB_PAD) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_RMB_DGRADE_CNT,
+			   rmb->dgrade, SMC_NLA_STATS_RMB_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* SMC_NLA_STATS_SMCD_TECH or SMC_NLA_STATS_SMCR_TECH */
+static int smc_nl_put_tech(struct sk_buff *skb, int type,
+			   const struct smc_stats_tech *t)
+{
+	const int pad = SMC_NLA_STATS_T_PAD;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, type);
+	if (!nest)
+		return -EMSGSIZE;
+	if (smc_nl_put_sizes(skb, SMC_NLA_STATS_T_TX_RMB_SIZE, t->tx_rmbsize) ||
+	    smc_nl_put_sizes(skb, SMC_NLA_STATS_T_RX_RMB_SIZE, t->rx_rmbsize) ||
+	    smc_nl_put_sizes(skb, SMC_NLA_STATS_T_TXPLOAD_SIZE, t->tx_pd) ||
+	    smc_nl_put_sizes(skb, SMC_NLA_STATS_T_RXPLOAD_SIZE, t->rx_pd) ||
+	    smc_nl_put_rmb(skb, SMC_NLA_STATS_T_TX_RMB_STATS, &t->rmb_tx) ||
+	    smc_nl_put_rmb(skb, SMC_NLA_STATS_T_RX_RMB_STATS, &t->rmb_rx) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_T_CLNT_V1_SUCC,
+			   t->clnt_v1_succ, pad) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_T_CLNT_V2_SUCC,
+			   t->clnt_v2_succ, pad) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_T_SRV_V1_SUCC,
+			   t->srv_v1_succ, pad) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_T_SRV_V2_SUCC,
+			   t->srv_v2_succ, pad) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_T_SENDPAGE_CNT,
+			   t->sendpage, pad) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_T_SPLICE_CNT, t->splice, pad) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_T_CORK_CNT, t->cork, pad) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_T_NDLY_CNT, t->ndly, pad) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_T_URG_DATA_CNT,
+			   t->urg_data, pad) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_T_RX_BYTES, t->rx_bytes, pad) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_T_TX_BYTES, t->tx_bytes, pad) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_T_RX_CNT, t->rx_cnt, pad) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_T_TX_CNT, t->tx_cnt, pad) ||
+	    nla_put_uint(skb, SMC_NLA_STATS_T_RX_RMB_USAGE, t->rx_rmbuse) ||
+	    nla_put_uint(skb, SMC_NLA_STATS_T_TX_RMB_USAGE, t->tx_rmbuse)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * One message: SMC_GEN_STATS { SMCD_TECH {...}, SMCR_TECH {...},
+ * CLNT_HS_ERR_CNT, SRV_HS_ERR_CNT }.  The SMC-D part is all zeroes.
+ */
+static int smc_nl_get_stats(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct smc_nl_dump_ctx *ctx = smc_nl_ctx(cb);
+	struct smc_stats_tech *smcd;
+	struct smc_stats_pcpu *sum;
+	struct nlattr *nest;
+	void *hdr;
+	int rc;
+
+	if (ctx->pos)
+		return 0;
+	sum = kzalloc(sizeof(*sum), GFP_KERNEL);
+	smcd = kzalloc(sizeof(*smcd), GFP_KERNEL);
+	if (!sum || !smcd) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	smc_stats_sum(sock_net(skb->sk), sum);
+
+	rc = smc_nl_dump_full(skb);
+	hdr = smc_nl_put_hdr(skb, cb, SMC_NETLINK_GET_STATS);
+	if (!hdr)
+		goto out;
+	nest = nla_nest_start(skb, SMC_GEN_STATS);
+	if (!nest)
+		goto cancel;
+	if (smc_nl_put_tech(skb, SMC_NLA_STATS_SMCD_TECH, smcd) ||
+	    smc_nl_put_tech(skb, SMC_NLA_STATS_SMCR_TECH, &sum->smcr) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_CLNT_HS_ERR_CNT,
+			   sum->hs_err[SMC_STATS_CLNT], SMC_NLA_STATS_PAD) ||
+	    smc_nl_put_u64(skb, SMC_NLA_STATS_SRV_HS_ERR_CNT,
+			   sum->hs_err[SMC_STATS_SRV], SMC_NLA_STATS_PAD)) {
+		nla_nest_cancel(skb, nest);
+		goto cancel;
+	}
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	ctx->pos = 1;
+	rc = skb->len;
+	goto out;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	rc = smc_nl_dump_full(skb);
+out:
+	kfree(smcd);
+	kfree(sum);
+	return rc;
+}
+
+/* --- SMC_NETLINK_GET_FBACK_STATS --- */
+
+/*
+ * One message per used (side, reason) slot: SMC_GEN_FBACK_STATS { TYPE,
+ * RSN_CODE, RSN_CNT }, slot by slot with the server entry before the client
+ * entry, as upstream does.  The first message also carries both side totals.
+ */
+static int smc_nl_put_fback(struct sk_buff *skb, struct netlink_callback *cb,
+			    enum smc_stats_side side, u32 reason, u32 count)
+{
+	struct smc_nl_dump_ctx *ctx = smc_nl_ctx(cb);
+	struct net *net = sock_net(skb->sk);
+	struct nlattr *nest;
+	void *hdr;
+
+	hdr = smc_nl_put_hdr(skb, cb, SMC_NETLINK_GET_FBACK_STATS);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, SMC_GEN_FBACK_STATS);
+	if (!nest)
+		goto cancel;
+	if (nla_put_u8(skb, SMC_NLA_FBACK_STATS_TYPE, side == SMC_STATS_SRV))
+		goto cancel_nest;
+	if (!ctx->totals_sent &&
+	    (nla_put_u64_64bit(skb, SMC_NLA_FBACK_STATS_SRV_CNT,
+			       smc_stats_fback_total(net, SMC_STATS_SRV),
+			       SMC_NLA_FBACK_STATS_PAD) ||
+	     nla_put_u64_64bit(skb, SMC_NLA_FBACK_STATS_CLNT_CNT,
+			       smc_stats_fback_total(net, SMC_STATS_CLNT),
+			       SMC_NLA_FBACK_STATS_PAD)))
+		goto cancel_nest;
+	/* the attribute is a u16: saturate rather than wrap */
+	if (nla_put_u32(skb, SMC_NLA_FBACK_STATS_RSN_CODE, reason) ||
+	    nla_put_u16(skb, SMC_NLA_FBACK_STATS_RSN_CNT,
+			min_t(u32, count, U16_MAX)))
+		goto cancel_nest;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	ctx->totals_sent = true;
+	return 0;
+
+cancel_nest:
+	nla_nest_cancel(skb, nest);
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static int smc_nl_get_fback_stats(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	struct smc_nl_dump_ctx *ctx = smc_nl_ctx(cb);
+	struct net *net = sock_net(skb->sk);
+	enum smc_stats_side side;
+	unsigned int idx;
+	u32 reason, count;
+
+	/* pos counts (slot, side) pairs: 2 * slot, +1 for the client side */
+	for (; ctx->pos < 2 * SMC_STATS_FBACK_SLOTS; ctx->pos++) {
+		idx = ctx->pos / 2;
+		side = ctx->pos % 2 ? SMC_STATS_CLNT : SMC_STATS_SRV;
+		if (!smc_stats_fback_slot(net, side, idx, &reason, &count)) {
+			/* slots are used in order: stop where both sides end */
+			if (side == SMC_STATS_SRV &&
+			    !smc_stats_fback_slot(net, SMC_STATS_CLNT, idx,
+						  &reason, &count))
+				break;
+			continue;
+		}
+		if (smc_nl_put_fback(skb, cb, side, reason, count))
+			return smc_nl_dump_full(skb);
+	}
+	ctx->pos = 2 * SMC_STATS_FBACK_SLOTS;
+	return skb->len;
+}
+
+/* --- SMC-D queries: no ISM devices, so never anything to report --- */
+
+static int smc_nl_dump_none(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	return 0;
 }
 
+/* --- SMC_NETLINK_DUMP_SEID: one empty message when there is no ISMv2 --- */
+
+static int smc_nl_dump_seid(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct smc_nl_dump_ctx *ctx = smc_nl_ctx(cb);
+	void *hdr;
+
+	if (ctx->pos)
+		return 0;
+	hdr = smc_nl_put_hdr(skb, cb, SMC_NETLINK_DUMP_SEID);
+	if (!hdr)
+		return smc_nl_dump_full(skb);
+	genlmsg_end(skb, hdr);
+	ctx->pos = 1;
+	return skb->len;
+}
+
+/*
+ * State-changing commands whose state does not exist yet.  The core has
+ * checked the capability and validated the attributes before this runs.
+ */
+static int smc_nl_not_supported(struct sk_buff *skb, struct genl_info *info)
+{
+	GENL_SET_ERR_MSG(info, "not supported by this SMC module");
+	return -EOPNOTSUPP;
+}
+
+static const struct nla_policy smc_nl_ueid_policy[SMC_NLA_EID_TABLE_MAX + 1] = {
+	[SMC_NLA_EID_TABLE_UNSPEC]	= { .type = NLA_REJECT },
+	[SMC_NLA_EID_TABLE_ENTRY]	= { .type = NLA_STRING,
+					    .len = SMC_MAX_EID_LEN },
+};
+
+/*
+ * Commands not listed (GET_LGR_SMCR, GET_LINK_SMCR, GET_DEV_SMCR,
+ * DUMP_UEID, DUMP_HS_LIMITATION) are answered by the genetlink core with
+ * -EOPNOTSUPP.  The UEID table is global, hence GENL_ADMIN_PERM (initial
+ * user namespace); the handshake limitation is per network namespace,
+ * hence GENL_UNS_ADMIN_PERM (CAP_NET_ADMIN over that namespace).
+ */
+static const struct genl_ops smc_gen_nl_ops[] = {
+	{
+		.cmd = SMC_NETLINK_GET_SYS_INFO,
+		.dumpit = smc_nl_get_sys_info,
+	},
+	{
+		.cmd = SMC_NETLINK_GET_LGR_SMCD,
+		.dumpit = smc_nl_dump_none,
+	},
+	{
+		.cmd = SMC_NETLINK_GET_DEV_SMCD,
+		.dumpit = smc_nl_dump_none,
+	},
+	{
+		.cmd = SMC_NETLINK_GET_STATS,
+		.dumpit = smc_nl_get_stats,
+	},
+	{
+		.cmd = SMC_NETLINK_GET_FBACK_STATS,
+		.dumpit = smc_nl_get_fback_stats,
+	},
+	{
+		.cmd = SMC_NETLINK_ADD_UEID,
+		.flags = GENL_ADMIN_PERM,
+		.doit = smc_nl_not_supported,
+		.policy = smc_nl_ueid_policy,
+		.maxattr = SMC_NLA_EID_TABLE_MAX,
+	},
+	{
+		.cmd = SMC_NETLINK_REMOVE_UEID,
+		.flags = GENL_ADMIN_PERM,
+		.doit = smc_nl_not_supported,
+		.policy = smc_nl_ueid_policy,
+		.maxattr = SMC_NLA_EID_TABLE_MAX,
+	},
+	{
+		.cmd = SMC_NETLINK_FLUSH_UEID,
+		.flags = GENL_ADMIN_PERM,
+		.doit = smc_nl_not_supported,
+	},
+	{
+		.cmd = SMC_NETLINK_DUMP_SEID,
+		.dumpit = smc_nl_dump_seid,
+	},
+	{
+		.cmd = SMC_NETLINK_ENABLE_SEID,
+		.flags = GENL_ADMIN_PERM,
+		.doit = smc_nl_not_supported,
+	},
+	{
+		.cmd = SMC_NETLINK_DISABLE_SEID,
+		.flags = GENL_ADMIN_PERM,
+		.doit = smc_nl_not_supported,
+	},
+	{
+		.cmd = SMC_NETLINK_ENABLE_HS_LIMITATION,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = smc_nl_not_supported,
+	},
+	{
+		.cmd = SMC_NETLINK_DISABLE_HS_LIMITATION,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = smc_nl_not_supported,
+	},
+};
+
+/* requests of the other commands carry no attributes at all */
+static const struct nla_policy smc_gen_nl_policy[2] = {
+	[1] = { .type = NLA_REJECT },
+};
+
+static struct genl_family smc_gen_nl_family __ro_after_init = {
+	.name = SMC_GENL_FAMILY_NAME,
+	.version = SMC_GENL_FAMILY_VERSION,
+	.hdrsize = 0,
+	.maxattr = 1,
+	.policy = smc_gen_nl_policy,
+	.netnsok = true,
+	.module = THIS_MODULE,
+	.ops = smc_gen_nl_ops,
+	.n_ops = ARRAY_SIZE(smc_gen_nl_ops),
+	/* all commands predate strict header checking, as upstream */
+	.resv_start_op = SMC_NETLINK_DISABLE_HS_LIMITATION + 1,
+};
+
+int smc_nl_init(void)
+{
+	return genl_register_family(&smc_gen_nl_family);
+}
+
 void smc_nl_exit(void)
 {
+	genl_unregister_family(&smc_gen_nl_family);
 }

@@ -78,4 +78,19 @@ void smc_nl_exit(void);
 int smc_diag_init(void);
 void smc_diag_exit(void);
 
+/* stats/netlink/diag */
+/*
+ * More accounting hooks (stats.c), all lock-free and callable in any
+ * context.  smc_stats_hs_success(): an SMC-R connection was set up by the
+ * handshake, @version is the negotiated SMC_V1 or SMC_V2.
+ * smc_stats_hs_error(): the handshake failed with a local error (negative
+ * errno) rather than a decline; upstream counts these in addition to the
+ * fallback that usually follows.  smc_stats_xfer(): one send (@tx) or
+ * receive call on an SMC-R connection that asked for @len bytes and moved
+ * @done (negative: error).
+ */
+void smc_stats_hs_success(struct net *net, bool server, u8 version);
+void smc_stats_hs_error(struct net *net, bool server);
+void smc_stats_xfer(struct net *net, bool tx, size_t len, ssize_t done);
+
 #endif /* SMC_H */
