@@ -1,41 +1,530 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Shared Memory Communications over RDMA: socket family (work in progress).
+ * Shared Memory Communications over RDMA: the AF_SMC socket family.
+ *
+ * Every AF_SMC socket owns a companion TCP socket, the clcsock.  Until an
+ * SMC-R connection is established, and for good once the socket has fallen
+ * back, each operation on the AF_SMC socket is carried out by the clcsock.
+ * The clcsock is never swapped in behind the application's file: it stays
+ * owned by the AF_SMC socket until that socket is released, so a thread
+ * inside any call on the fd always sees both sockets alive and whole.
+ *
+ * The clcsock reports its wake-ups on the AF_SMC socket's wait queue (its
+ * sk_wq points there), so poll, epoll and blocking calls need no second
+ * registration and no callback rewiring when the mode is decided.
  */
 #include <linux/module.h>
+#include <linux/net.h>
+#include <linux/poll.h>
+#include <linux/sockptr.h>
+#include <linux/splice.h>
+#include <linux/tcp.h>
+#include <net/sock.h>
+#include <net/tcp.h>
 #include "smc.h"
+#include "clc.h"
+
+struct workqueue_struct *smc_wq;
 
 struct smc_sock_list smc_sock_list = {
 	.lock = __RW_LOCK_UNLOCKED(smc_sock_list.lock),
+};
+
+struct proto smc_proto = {
+	.name		= "SMC",
+	.owner		= THIS_MODULE,
+	.obj_size	= sizeof(struct smc_sock),
+};
+
+static const struct proto_ops smc_ops;
+
+void smc_sock_link(struct sock *sk)
+{
+	write_lock_bh(&smc_sock_list.lock);
+	sk_add_node(sk, &smc_sock_list.head);
+	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, 1);
+	write_unlock_bh(&smc_sock_list.lock);
+}
+
+static void smc_sock_unlink(struct sock *sk)
+{
+	write_lock_bh(&smc_sock_list.lock);
+	if (sk_del_node_init(sk))
+		sock_prot_inuse_add(sock_net(sk), sk->sk_prot, -1);
+	write_unlock_bh(&smc_sock_list.lock);
+}
+
+struct smc_sock *smc_sock_alloc(struct net *net, struct socket *sock,
+				int protocol)
+{
+	struct smc_sock *smc;
+	struct sock *sk;
+
+	sk = sk_alloc(net, PF_SMC, GFP_KERNEL, &smc_proto, 0);
+	if (!sk)
+		return NULL;
+	sock_init_data(sock, sk);
+	sk->sk_protocol = protocol;
+	sk->sk_state = TCP_CLOSE;
+	smc = smc_sk(sk);
+	smc->hs_state = SMC_HS_NONE;
+	INIT_WORK(&smc->connect_work, smc_connect_work);
+	INIT_WORK(&smc->accept_work, smc_accept_work);
+	INIT_WORK(&smc->hs_work, smc_hs_work);
+	INIT_LIST_HEAD(&smc->accept_q);
+	INIT_LIST_HEAD(&smc->accept_node);
+	return smc;
+}
+
+/*
+ * Final teardown of a socket that no thread can reach any more (released
+ * by its file, or a child that never got one).
+ */
+void smc_sock_destroy(struct smc_sock *smc)
+{
+	struct socket *clcsock = smc->clcsock;
+
+	/* Unlink first: sock_diag reads the clcsock only while linked. */
+	smc_sock_unlink(&smc->sk);
+	smc->sk.sk_state = TCP_CLOSE;
+	if (clcsock) {
+		smc->clcsock = NULL;
+		/* Borrowed from the AF_SMC socket, see smc_splice_read(). */
+		clcsock->file = NULL;
+		sock_release(clcsock);
+	}
+	sock_put(&smc->sk);
+}
+
+void smc_set_fallback(struct smc_sock *smc, u32 reason)
+{
+	smc->fallback_reason = reason;
+	WRITE_ONCE(smc->use_fallback, true);
+	smc_stats_fallback(sock_net(&smc->sk), smc->server, reason);
+}
+
+/* Let the clcsock wake whoever waits on the AF_SMC socket @sock. */
+void smc_clcsock_redirect_wq(struct smc_sock *smc, struct socket *sock)
+{
+	struct sock *clcsk = smc->clcsock->sk;
+
+	write_lock_bh(&clcsk->sk_callback_lock);
+	rcu_assign_pointer(clcsk->sk_wq, &sock->wq);
+	write_unlock_bh(&clcsk->sk_callback_lock);
+}
+
+#define SMC_SK_FLAGS_FROM_CLC ((1UL << SOCK_LINGER) | \
+			       (1UL << SOCK_KEEPOPEN) | \
+			       (1UL << SOCK_URGINLINE) | \
+			       (1UL << SOCK_BROADCAST) | \
+			       (1UL << SOCK_DBG) | \
+			       (1UL << SOCK_LOCALROUTE) | \
+			       (1UL << SOCK_RCVTSTAMP) | \
+			       (1UL << SOCK_RCVTSTAMPNS) | \
+			       (1UL << SOCK_ZEROCOPY))
+
+/*
+ * SOL_SOCKET getsockopt() reads the AF_SMC sock directly, so it has to
+ * mirror what TCP has: at creation, and for accepted sockets the values
+ * TCP inherited from the listener.
+ */
+void smc_copy_sockopts_from_clc(struct smc_sock *smc)
+{
+	struct sock *clcsk = smc->clcsock->sk;
+	struct sock *sk = &smc->sk;
+
+	sk->sk_flags = (sk->sk_flags & ~SMC_SK_FLAGS_FROM_CLC) |
+		       (clcsk->sk_flags & SMC_SK_FLAGS_FROM_CLC);
+	WRITE_ONCE(sk->sk_sndbuf, READ_ONCE(clcsk->sk_sndbuf));
+	WRITE_ONCE(sk->sk_rcvbuf, READ_ONCE(clcsk->sk_rcvbuf));
+	WRITE_ONCE(sk->sk_rcvtimeo, READ_ONCE(clcsk->sk_rcvtimeo));
+	WRITE_ONCE(sk->sk_sndtimeo, READ_ONCE(clcsk->sk_sndtimeo));
+	WRITE_ONCE(sk->sk_lingertime, READ_ONCE(clcsk->sk_lingertime));
+	WRITE_ONCE(sk->sk_rcvlowat, READ_ONCE(clcsk->sk_rcvlowat));
+	WRITE_ONCE(sk->sk_mark, READ_ONCE(clcsk->sk_mark));
+	WRITE_ONCE(sk->sk_priority, READ_ONCE(clcsk->sk_priority));
+	WRITE_ONCE(sk->sk_bound_dev_if, READ_ONCE(clcsk->sk_bound_dev_if));
+	sk->sk_userlocks = clcsk->sk_userlocks;
+	sk->sk_reuse = clcsk->sk_reuse;
+	sk->sk_reuseport = clcsk->sk_reuseport;
+}
+
+static int smc_create(struct net *net, struct socket *sock, int protocol,
+		      int kern)
+{
+	struct smc_sock *smc;
+	int family, rc;
+
+	if (sock->type != SOCK_STREAM)
+		return -ESOCKTNOSUPPORT;
+	if (protocol != SMCPROTO_SMC && protocol != SMCPROTO_SMC6)
+		return -EPROTONOSUPPORT;
+	family = protocol == SMCPROTO_SMC6 ? AF_INET6 : AF_INET;
+
+	sock->state = SS_UNCONNECTED;
+	sock->ops = &smc_ops;
+	smc = smc_sock_alloc(net, sock, protocol);
+	if (!smc)
+		return -ENOBUFS;
+	rc = __sock_create(net, family, SOCK_STREAM, IPPROTO_TCP,
+			   &smc->clcsock, kern);
+	if (rc) {
+		sock_orphan(&smc->sk);
+		sock->sk = NULL;
+		sock_put(&smc->sk);
+		return rc;
+	}
+	/* SOL_SOCKET options must reach both sockets, see smc_setsockopt. */
+	set_bit(SOCK_CUSTOM_SOCKOPT, &sock->flags);
+	smc_clcsock_redirect_wq(smc, sock);
+	smc_copy_sockopts_from_clc(smc);
+	smc_sock_link(&smc->sk);
+	return 0;
+}
+
+static int smc_release(struct socket *sock)
+{
+	struct sock *sk = sock->sk;
+	struct smc_sock *smc;
+
+	if (!sk)
+		return 0;
+	smc = smc_sk(sk);
+	if (sk->sk_state == TCP_LISTEN)
+		smc_listen_close(smc);
+	smc_connect_abort(smc);
+
+	lock_sock(sk);
+	sock_orphan(sk);
+	sock->sk = NULL;
+	release_sock(sk);
+	smc_sock_destroy(smc);
+	return 0;
+}
+
+static int smc_bind(struct socket *sock, struct sockaddr *addr, int alen)
+{
+	struct sock *sk = sock->sk;
+	struct socket *clcsock = smc_sk(sk)->clcsock;
+	int rc;
+
+	lock_sock(sk);
+	rc = clcsock->ops->bind(clcsock, addr, alen);
+	release_sock(sk);
+	return rc;
+}
+
+static int smc_getname(struct socket *sock, struct sockaddr *addr, int peer)
+{
+	struct socket *clcsock = smc_sk(sock->sk)->clcsock;
+
+	return clcsock->ops->getname(clcsock, addr, peer);
+}
+
+static __poll_t smc_poll(struct file *file, struct socket *sock,
+			 poll_table *wait)
+{
+	struct sock *sk = sock->sk;
+	struct smc_sock *smc = smc_sk(sk);
+	__poll_t mask;
+
+	sock_poll_wait(file, sock, wait);
+	if (READ_ONCE(sk->sk_state) == TCP_LISTEN)
+		mask = smc_listen_poll(smc);
+	/* pairs with the release when the handshake is decided */
+	else if (smp_load_acquire(&smc->hs_state) == SMC_HS_RUNNING)
+		mask = 0;
+	else
+		mask = smc->clcsock->ops->poll(file, smc->clcsock, NULL);
+	if (READ_ONCE(sk->sk_err))
+		mask |= EPOLLERR;
+	return mask;
+}
+
+static int smc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
+{
+	struct socket *clcsock = smc_sk(sock->sk)->clcsock;
+
+	return clcsock->ops->ioctl(clcsock, cmd, arg);
+}
+
+#ifdef CONFIG_COMPAT
+static int smc_compat_ioctl(struct socket *sock, unsigned int cmd,
+			    unsigned long arg)
+{
+	struct socket *clcsock = smc_sk(sock->sk)->clcsock;
+
+	if (!clcsock->ops->compat_ioctl)
+		return -ENOIOCTLCMD;
+	return clcsock->ops->compat_ioctl(clcsock, cmd, arg);
+}
+#endif
+
+static int smc_gettstamp(struct socket *sock, void __user *userstamp,
+			 bool timeval, bool time32)
+{
+	struct socket *clcsock = smc_sk(sock->sk)->clcsock;
+
+	return clcsock->ops->gettstamp(clcsock, userstamp, timeval, time32);
+}
+
+static int smc_shutdown(struct socket *sock, int how)
+{
+	struct sock *sk = sock->sk;
+	struct smc_sock *smc = smc_sk(sk);
+	bool stop_listening;
+	int rc;
+
+	lock_sock(sk);
+	rc = kernel_sock_shutdown(smc->clcsock, how);
+	stop_listening = !rc && sk->sk_state == TCP_LISTEN &&
+			 ((how + 1) & RCV_SHUTDOWN);
+	release_sock(sk);
+	if (stop_listening)
+		smc_listen_close(smc);
+	return rc;
+}
+
+static bool smc_is_fastopen_opt(int level, int optname)
+{
+	return level == SOL_TCP &&
+	       (optname == TCP_FASTOPEN || optname == TCP_FASTOPEN_CONNECT ||
+		optname == TCP_FASTOPEN_NO_COOKIE ||
+		optname == TCP_FASTOPEN_KEY);
+}
+
+/* Larger than any fixed-size SOL_SOCKET option value. */
+#define SMC_SOCKOPT_BUF	64
+
+static int smc_setsockopt(struct socket *sock, int level, int optname,
+			  sockptr_t optval, unsigned int optlen)
+{
+	struct sock *sk = sock->sk;
+	struct smc_sock *smc = smc_sk(sk);
+	struct socket *clcsock = smc->clcsock;
+	u8 buf[SMC_SOCKOPT_BUF];
+	int rc;
+
+	if (level == SOL_TCP && optname == TCP_ULP)
+		return -EOPNOTSUPP;
+
+	if (level != SOL_SOCKET) {
+		rc = clcsock->ops->setsockopt(clcsock, level, optname, optval,
+					      optlen);
+		if (!rc && smc_is_fastopen_opt(level, optname)) {
+			/* The SMC option and TCP fast open do not mix. */
+			lock_sock(sk);
+			if (smc->hs_state == SMC_HS_NONE &&
+			    sk->sk_state != TCP_LISTEN)
+				smc->fallback_reason = SMC_CLC_DECL_OPTUNSUPP;
+			release_sock(sk);
+		}
+		return rc;
+	}
+
+	/*
+	 * TCP acts on SOL_SOCKET options; the AF_SMC sock keeps a copy
+	 * because SOL_SOCKET getsockopt() is answered from it.
+	 */
+	if (optlen > sizeof(buf))
+		return sock_setsockopt(clcsock, level, optname, optval, optlen);
+	if (copy_from_sockptr(buf, optval, optlen))
+		return -EFAULT;
+	rc = sock_setsockopt(clcsock, level, optname, KERNEL_SOCKPTR(buf),
+			     optlen);
+	if (!rc)
+		sock_setsockopt(sock, level, optname, KERNEL_SOCKPTR(buf),
+				optlen);
+	return rc;
+}
+
+static int smc_getsockopt(struct socket *sock, int level, int optname,
+			  char __user *optval, int __user *optlen)
+{
+	struct socket *clcsock = smc_sk(sock->sk)->clcsock;
+
+	return clcsock->ops->getsockopt(clcsock, level, optname, optval,
+					optlen);
+}
+
+/*
+ * Data calls made while the handshake runs wait for its outcome, as TCP's
+ * would wait for the connection.  Returns 0 when the call may proceed.
+ */
+static int smc_wait_hs(struct smc_sock *smc, bool nonblock, long timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct sock *sk = &smc->sk;
+	int rc = 0;
+
+	/* pairs with the release when the handshake is decided */
+	if (smp_load_acquire(&smc->hs_state) != SMC_HS_RUNNING)
+		return 0;
+	if (nonblock)
+		return -EAGAIN;
+
+	lock_sock(sk);
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (READ_ONCE(smc->hs_state) == SMC_HS_RUNNING) {
+		if (!timeo) {
+			rc = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			rc = sock_intr_errno(timeo);
+			break;
+		}
+		sk_wait_event(sk, &timeo,
+			      READ_ONCE(smc->hs_state) != SMC_HS_RUNNING,
+			      &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	if (!rc && sk->sk_err)
+		rc = sock_error(sk);
+	release_sock(sk);
+	return rc;
+}
+
+static int smc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
+{
+	struct sock *sk = sock->sk;
+	struct smc_sock *smc = smc_sk(sk);
+	bool nonblock = msg->msg_flags & MSG_DONTWAIT;
+	int rc;
+
+	rc = smc_wait_hs(smc, nonblock, sock_sndtimeo(sk, nonblock));
+	if (rc)
+		return rc;
+	return smc->clcsock->ops->sendmsg(smc->clcsock, msg, len);
+}
+
+static int smc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
+		       int flags)
+{
+	struct sock *sk = sock->sk;
+	struct smc_sock *smc = smc_sk(sk);
+	bool nonblock = flags & MSG_DONTWAIT;
+	int rc;
+
+	rc = smc_wait_hs(smc, nonblock, sock_rcvtimeo(sk, nonblock));
+	if (rc)
+		return rc;
+	return smc->clcsock->ops->recvmsg(smc->clcsock, msg, len, flags);
+}
+
+static ssize_t smc_splice_read(struct socket *sock, loff_t *ppos,
+			       struct pipe_inode_info *pipe, size_t len,
+			       unsigned int flags)
+{
+	struct sock *sk = sock->sk;
+	struct smc_sock *smc = smc_sk(sk);
+	bool nonblock = (flags & SPLICE_F_NONBLOCK) ||
+			(sock->file && (sock->file->f_flags & O_NONBLOCK));
+	int rc;
+
+	rc = smc_wait_hs(smc, nonblock, sock_rcvtimeo(sk, nonblock));
+	if (rc)
+		return rc;
+	/*
+	 * TCP's splice looks at its socket's file for O_NONBLOCK; lend it
+	 * ours.  It is the same pointer every time and is cleared before the
+	 * clcsock is released.
+	 */
+	WRITE_ONCE(smc->clcsock->file, sock->file);
+	return smc->clcsock->ops->splice_read(smc->clcsock, ppos, pipe, len,
+					      flags);
+}
+
+static void smc_splice_eof(struct socket *sock)
+{
+	struct smc_sock *smc = smc_sk(sock->sk);
+
+	/* pairs with the release when the handshake is decided */
+	if (smp_load_acquire(&smc->hs_state) == SMC_HS_DONE &&
+	    smc->clcsock->ops->splice_eof)
+		smc->clcsock->ops->splice_eof(smc->clcsock);
+}
+
+static const struct proto_ops smc_ops = {
+	.family		= PF_SMC,
+	.owner		= THIS_MODULE,
+	.release	= smc_release,
+	.bind		= smc_bind,
+	.connect	= smc_connect,
+	.socketpair	= sock_no_socketpair,
+	.accept		= smc_accept,
+	.getname	= smc_getname,
+	.poll		= smc_poll,
+	.ioctl		= smc_ioctl,
+#ifdef CONFIG_COMPAT
+	.compat_ioctl	= smc_compat_ioctl,
+#endif
+	.gettstamp	= smc_gettstamp,
+	.listen		= smc_listen,
+	.shutdown	= smc_shutdown,
+	.setsockopt	= smc_setsockopt,
+	.getsockopt	= smc_getsockopt,
+	.sendmsg	= smc_sendmsg,
+	.recvmsg	= smc_recvmsg,
+	.mmap		= sock_no_mmap,
+	.splice_read	= smc_splice_read,
+	.splice_eof	= smc_splice_eof,
+};
+
+static const struct net_proto_family smc_family_ops = {
+	.family	= PF_SMC,
+	.owner	= THIS_MODULE,
+	.create	= smc_create,
 };
 
 static int __init smc_init(void)
 {
 	int rc;
 
+	smc_clc_init();
+	smc_wq = alloc_workqueue("smc_wq", WQ_UNBOUND, 0);
+	if (!smc_wq)
+		return -ENOMEM;
+	rc = proto_register(&smc_proto, 1);
+	if (rc)
+		goto out_wq;
 	rc = smc_stats_init();
 	if (rc)
-		return rc;
+		goto out_proto;
 	rc = smc_nl_init();
 	if (rc)
 		goto out_stats;
 	rc = smc_diag_init();
 	if (rc)
 		goto out_nl;
+	rc = sock_register(&smc_family_ops);
+	if (rc)
+		goto out_diag;
+	static_branch_inc(&tcp_have_smc);
 	return 0;
 
+out_diag:
+	smc_diag_exit();
 out_nl:
 	smc_nl_exit();
 out_stats:
 	smc_stats_exit();
+out_proto:
+	proto_unregister(&smc_proto);
+out_wq:
+	destroy_workqueue(smc_wq);
 	return rc;
 }
 
 static void __exit smc_exit(void)
 {
+	static_branch_dec(&tcp_have_smc);
+	sock_unregister(PF_SMC);
 	smc_diag_exit();
 	smc_nl_exit();
 	smc_stats_exit();
+	destroy_workqueue(smc_wq);
+	proto_unregister(&smc_proto);
 }
 
 module_init(smc_init);

@@ -39,11 +39,11 @@ struct smc_sock {
 
 	/* active open */
 	struct work_struct connect_work;
+	void (*clc_state_change)(struct sock *sk);	/* clcsock's original */
 
 	/* passive open: listener side */
 	struct work_struct accept_work;	/* drains clcsock's accept queue */
 	struct list_head accept_q;	/* children ready for accept() */
-	spinlock_t accept_q_lock;
 	unsigned int accept_q_len;
 	unsigned int hs_pending;	/* children still in the handshake */
 	void (*clc_data_ready)(struct sock *sk);	/* clcsock's original */
@@ -66,6 +66,32 @@ struct smc_sock_list {
 };
 
 extern struct smc_sock_list smc_sock_list;
+
+/* af_smc.c */
+extern struct workqueue_struct *smc_wq;
+extern struct proto smc_proto;
+struct smc_sock *smc_sock_alloc(struct net *net, struct socket *sock,
+				int protocol);
+void smc_sock_link(struct sock *sk);
+void smc_sock_destroy(struct smc_sock *smc);
+void smc_set_fallback(struct smc_sock *smc, u32 reason);
+void smc_copy_sockopts_from_clc(struct smc_sock *smc);
+void smc_clcsock_redirect_wq(struct smc_sock *smc, struct socket *sock);
+
+/* connect.c: active open */
+int smc_connect(struct socket *sock, struct sockaddr *addr, int alen,
+		int flags);
+void smc_connect_work(struct work_struct *work);
+void smc_connect_abort(struct smc_sock *smc);
+
+/* listen.c: passive open */
+int smc_listen(struct socket *sock, int backlog);
+int smc_accept(struct socket *sock, struct socket *newsock,
+	       struct proto_accept_arg *arg);
+void smc_accept_work(struct work_struct *work);
+void smc_hs_work(struct work_struct *work);
+void smc_listen_close(struct smc_sock *lsmc);
+__poll_t smc_listen_poll(struct smc_sock *lsmc);
 
 /* Fallback accounting (stats.c). */
 int smc_stats_init(void);
