@@ -632,12 +632,37 @@ int smc_clc_accept_confirm_encode(const struct smc_clc_accept_confirm *ac,
 	return total;
 }
 
-/* FCE and GID list of a v2 first contact accept/confirm: @rest bytes */
+/* GID list extension of @rest bytes (0: none) at @pos. */
+static int smc_clc_gle_decode(const u8 *pos, size_t rest,
+			      struct smc_clc_accept_confirm *ac)
+{
+	u8 cnt;
+
+	ac->has_gid_list = false;
+	ac->gid_cnt = 0;
+	if (!rest)
+		return 0;
+	if (ac->hdr.type != SMC_CLC_CONFIRM || rest < SMC_CLC_GLE_HDR_LEN)
+		return -EPROTO;
+	cnt = pos[GLE_GID_CNT];
+	if (cnt > SMC_CLC_MAX_GLE_GIDS ||
+	    rest != SMC_CLC_GLE_HDR_LEN + cnt * SMC_CLC_GID_LEN)
+		return -EPROTO;
+	ac->has_gid_list = true;
+	ac->gid_cnt = cnt;
+	memcpy(ac->gids, pos + SMC_CLC_GLE_HDR_LEN, cnt * SMC_CLC_GID_LEN);
+	return 0;
+}
+
+/*
+ * First contact extension and, for a confirm, GID list extension: the
+ * @rest bytes at @pos.  The FCE has no length field of its own; its v2.x
+ * form is taken whenever what follows it then parses, else its base form.
+ */
 static int smc_clc_fce_decode(const u8 *pos, size_t rest,
 			      struct smc_clc_accept_confirm *ac)
 {
 	struct smc_clc_fce *fce = &ac->fce;
-	int i;
 
 	if (rest < SMC_CLC_FCE_LEN)
 		return -EPROTO;
@@ -645,36 +670,20 @@ static int smc_clc_fce_decode(const u8 *pos, size_t rest,
 	fce->os_type = pos[FCE_OS_RELEASE] >> 4;
 	fce->release = pos[FCE_OS_RELEASE] & NIBBLE_MAX;
 	memcpy(fce->hostname, pos + FCE_HOSTNAME, SMC_CLC_HOSTNAME_LEN);
-	if (rest >= SMC_CLC_FCE_V2X_LEN) {
+
+	if (rest >= SMC_CLC_FCE_V2X_LEN &&
+	    !smc_clc_gle_decode(pos + SMC_CLC_FCE_V2X_LEN,
+				rest - SMC_CLC_FCE_V2X_LEN, ac)) {
 		fce->v2x = true;
 		fce->max_conns = pos[FCE_MAX_CONNS];
 		fce->max_links = pos[FCE_MAX_LINKS];
 		fce->feature_mask = get_unaligned_be16(pos + FCE_FEATURE_MASK);
 		fce->vendor_exp_options =
 			get_unaligned_be32(pos + FCE_VENDOR_OPTS);
-		pos += SMC_CLC_FCE_V2X_LEN;
-		rest -= SMC_CLC_FCE_V2X_LEN;
-	} else {
-		pos += SMC_CLC_FCE_LEN;
-		rest -= SMC_CLC_FCE_LEN;
-	}
-	if (!rest)
 		return 0;
-
-	/* whatever follows can only be a confirm's GID list */
-	if (ac->hdr.type != SMC_CLC_CONFIRM || rest < SMC_CLC_GLE_HDR_LEN)
-		return -EPROTO;
-	ac->has_gid_list = true;
-	ac->gid_cnt = pos[GLE_GID_CNT];
-	if (ac->gid_cnt > SMC_CLC_MAX_GLE_GIDS ||
-	    rest != SMC_CLC_GLE_HDR_LEN + ac->gid_cnt * SMC_CLC_GID_LEN)
-		return -EPROTO;
-	pos += SMC_CLC_GLE_HDR_LEN;
-	for (i = 0; i < ac->gid_cnt; i++) {
-		memcpy(ac->gids[i], pos, SMC_CLC_GID_LEN);
-		pos += SMC_CLC_GID_LEN;
 	}
-	return 0;
+	return smc_clc_gle_decode(pos + SMC_CLC_FCE_LEN,
+				  rest - SMC_CLC_FCE_LEN, ac);
 }
 
 int smc_clc_accept_confirm_decode(const u8 *buf, size_t len,

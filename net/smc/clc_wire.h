@@ -288,8 +288,9 @@ struct smc_clc_accept_confirm {
  * Decode a complete SMC-R accept or confirm of @len bytes.  Layout:
  * v1 is 68 bytes; v2 is 108 bytes plus, with the first contact bit, the
  * first contact extension (36 bytes, or 52 in its v2.x form, which is
- * assumed whenever it fits) and for a confirm optionally the GID list
- * extension.  Returns 0, -EPROTO for any malformation, -EOPNOTSUPP for
+ * preferred whenever the rest of the message then parses) and for a
+ * confirm optionally the GID list extension (up to SMC_CLC_MAX_GLE_GIDS).
+ * Bytes after these are refused.  Returns 0, -EPROTO for any malformation, -EOPNOTSUPP for
  * an SMC-D accept/confirm (typev1 SMC_TYPE_D; not handled by this codec).
  */
 int smc_clc_accept_confirm_decode(const u8 *buf, size_t len,
