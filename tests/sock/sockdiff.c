@@ -2572,6 +2572,24 @@ out:
 	return r;
 }
 
+/* is `name` an element of the comma separated `list`? */
+static int in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while (*p) {
+		size_t k = strcspn(p, ",");
+
+		if (k == n && !strncmp(p, name, n))
+			return 1;
+		p += k;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
 static int run_client(struct cctx *C, const char *only, int kinds, FILE *out)
 {
 	int i, ran = 0;
@@ -2583,7 +2601,7 @@ static int run_client(struct cctx *C, const char *only, int kinds, FILE *out)
 
 		if (!(scens[i].kind & kinds))
 			continue;
-		if (only && strcmp(only, scens[i].name))
+		if (only && !in_list(only, scens[i].name))
 			continue;
 		ran++;
 		g_cur = scens[i].name;
@@ -2734,9 +2752,10 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: sockdiff server --port P [--family inet|smc] [--v6] [--bind IP] [--timeout S]\n"
-		"       sockdiff client --host IP --port P [--family inet|smc] [--v6] --out FILE [--only NAME] [--quit]\n"
-		"       sockdiff local  [--family inet|smc] [--v6] --out FILE [--only NAME]\n"
+		"       sockdiff client --host IP --port P [--family inet|smc] [--v6] --out FILE [--only NAME,...] [--quit]\n"
+		"       sockdiff local  [--family inet|smc] [--v6] [--host LOCALIP] --out FILE [--only NAME,...]\n"
 		"       sockdiff race   --host IP --port P [--family inet|smc] [--v6] [--rounds N] [--out FILE] [--quit]\n"
+		"       sockdiff quit   --host IP --port P [--family inet|smc] [--v6]   (stop a server)\n"
 		"       sockdiff compare A B\n"
 		"       sockdiff list\n");
 	exit(2);
@@ -2816,13 +2835,16 @@ int main(int argc, char **argv)
 		msleep(500);	/* let in-flight report requests finish */
 		return 0;
 	}
-	if (!strcmp(mode, "client") || !strcmp(mode, "race")) {
+	if (!strcmp(mode, "client") || !strcmp(mode, "race") || !strcmp(mode, "quit")) {
 		if (!host || port < 0)
 			usage();
 		C.host = host;
 		C.port = port;
 		C.srvlen = mkaddr(&C.srv, host, port);
-		if (!strcmp(mode, "client")) {
+		if (!strcmp(mode, "quit")) {
+			alarm(30);
+			quit = 1;
+		} else if (!strcmp(mode, "client")) {
 			run_client(&C, only, PEER, out);
 		} else {
 			struct log L;
@@ -2849,12 +2871,16 @@ int main(int argc, char **argv)
 		struct srvargs sa;
 		pthread_t th;
 
-		sa.lfd = server_setup(lo_ip(), 0);
+		/* --host: a local address other than loopback for the peer
+		 * scenarios (e.g. the VM's eth0 address, so SMC-R can use RoCE) */
+		if (!host)
+			host = lo_ip();
+		sa.lfd = server_setup(host, 0);
 		sa.timeout = timeout;
 		pthread_create(&th, NULL, server_loop, &sa);
-		C.host = lo_ip();
+		C.host = host;
 		C.port = srv_lport;
-		C.srvlen = mkaddr(&C.srv, lo_ip(), srv_lport);
+		C.srvlen = mkaddr(&C.srv, host, srv_lport);
 		run_client(&C, only, PEER | LOCAL, out);
 		srv_quit = 1;
 		pthread_join(th, NULL);

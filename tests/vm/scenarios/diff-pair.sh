@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Differential socket test between two VMs (tests/sock/sockdiff, see
+# tests/sock/README.md).  VM 0 serves, VM 1 runs the clients.  Each VM uses
+# AF_SMC if its SMC implementation (manifest IMPLS) is ours or dist and plain
+# AF_INET if it is none, so the manifest line picks the pairing:
+#   none,ours   ours (AF_SMC client)  <-> plain TCP server
+#   ours,none   plain TCP client      <-> ours (AF_SMC server)
+#   ours,ours   ours <-> ours
+#   ours,dist / dist,ours   ours <-> the distribution's smc.ko
+#   none,none   oracle against oracle (determinism of the test itself)
+# In the same boot, VM 1 first runs the oracle (AF_INET client against an
+# AF_INET server on VM 0), then the pairing (its family against a server of
+# VM 0's family), IPv4 (all peer scenarios), IPv6 (basics) and the race mode,
+# and compares the transcripts.  Then both VMs run `sockdiff local` with
+# AF_INET and with their own family (ours<->ours on one host) and compare.
+# Any difference fails the scenario; the diffs are printed and kept in the
+# VM's results folder (diff-*.txt, transcripts *.txt).
+#   DIFF_V6_SCENS: the IPv6 subset (comma list, default below)
+
+set -uo pipefail
+. "$REPO/tests/vm/lib/guest.sh"
+
+[ "$VM_COUNT" -ge 2 ] || fail "needs two VMs"
+v6_scens=${DIFF_V6_SCENS:-connect,echo_100,echo_64k,echo_1m,iocalls,shutwr,close,rst,poll,epoll,nbconnect,refused,sockopt,ioctl,sendfile}
+
+# sockdiff: prebuilt by `make -C tests/sock` on the host, else built here
+sd=$REPO/tests/sock/sockdiff
+if [ ! -x "$sd" ] || [ "$REPO/tests/sock/sockdiff.c" -nt "$sd" ]; then
+	log "building sockdiff in the guest"
+	cc -O2 -g -Wall -Wextra -pthread -o /tmp/sockdiff "$REPO/tests/sock/sockdiff.c" ||
+		fail "cannot build sockdiff"
+	sd=/tmp/sockdiff
+fi
+
+fam_of() { [ "$1" = none ] && echo inet || echo smc; }
+myfam=$(fam_of "$SMC_IMPL")
+ip -6 addr add "fd77::$((VM_INDEX + 1))/64" dev eth0 nodad || fail "no IPv6 address"
+v6_0=fd77::1
+P_INET=7000 P_FAM=7001 P6_INET=7002 P6_FAM=7003
+bad=0
+
+# compare NAME A B: compare two transcripts, keep and print the diff
+compare() {
+	local name=$1 a=$2 b=$3
+
+	if "$sd" compare "$a" "$b" >"$RESULTS/diff-$name.txt" 2>&1; then
+		log "$name: identical ($(tail -n 1 "$RESULTS/diff-$name.txt"))"
+	else
+		log "$name: DIFFERENT"
+		sed "s/^/  $name| /" "$RESULTS/diff-$name.txt"
+		bad=1
+	fi
+}
+
+# run NAME CMD...: run sockdiff, note failure (nonzero exit = internal error,
+# hang caught by alarm, or race failure)
+run() {
+	local name=$1 t0=$SECONDS rc=0
+
+	shift
+	"$sd" "$@" 2>"$RESULTS/$name.err" || rc=$?
+	log "$name: exit $rc in $((SECONDS - t0))s"
+	if [ "$rc" -ne 0 ]; then
+		tail -n 5 "$RESULTS/$name.err" | sed "s/^/  $name| /"
+		bad=1
+	fi
+	return 0
+}
+
+case "$VM_INDEX" in
+0)
+	log "server side: $myfam (impl $SMC_IMPL)"
+	run_bg srv-inet "$sd" server --port $P_INET --family inet --timeout 900
+	s1=$BG_PID
+	run_bg srv-fam "$sd" server --port $P_FAM --family "$myfam" --timeout 900
+	s2=$BG_PID
+	run_bg srv6-inet "$sd" server --v6 --port $P6_INET --family inet --timeout 900
+	s3=$BG_PID
+	run_bg srv6-fam "$sd" server --v6 --port $P6_FAM --family "$myfam" --timeout 900
+	s4=$BG_PID
+	for f in srv-inet srv-fam srv6-inet srv6-fam; do
+		wait_file_line "$RESULTS/$f.log" 'listening|sockdiff:' 30
+		grep -q listening "$RESULTS/$f.log" || { cat "$RESULTS/$f.log"; fail "server $f did not start"; }
+	done
+	barrier listening
+	barrier clients-done 1500
+	for p in $s1 $s2 $s3 $s4; do
+		wait_bg "$p" 30 || { log "server $p exit $?"; bad=1; }
+	done
+	;;
+1)
+	barrier listening
+	log "client side: $myfam (impl $SMC_IMPL) -> server $VM_IP_0"
+	run oracle client --host "$VM_IP_0" --port $P_INET --family inet --out "$RESULTS/oracle.txt"
+	run pair client --host "$VM_IP_0" --port $P_FAM --family "$myfam" --out "$RESULTS/pair.txt"
+	compare pair "$RESULTS/oracle.txt" "$RESULTS/pair.txt"
+	run oracle6 client --v6 --host $v6_0 --port $P6_INET --family inet --only "$v6_scens" \
+		--out "$RESULTS/oracle6.txt"
+	run pair6 client --v6 --host $v6_0 --port $P6_FAM --family "$myfam" --only "$v6_scens" \
+		--out "$RESULTS/pair6.txt"
+	compare pair6 "$RESULTS/oracle6.txt" "$RESULTS/pair6.txt"
+	run race-oracle race --host "$VM_IP_0" --port $P_INET --family inet --rounds 30 \
+		--out "$RESULTS/race-oracle.txt"
+	run race-pair race --host "$VM_IP_0" --port $P_FAM --family "$myfam" --rounds 30 \
+		--out "$RESULTS/race-pair.txt"
+	compare race "$RESULTS/race-oracle.txt" "$RESULTS/race-pair.txt"
+	"$sd" quit --host "$VM_IP_0" --port $P_INET || bad=1
+	"$sd" quit --host "$VM_IP_0" --port $P_FAM || bad=1
+	"$sd" quit --v6 --host $v6_0 --port $P6_INET || bad=1
+	"$sd" quit --v6 --host $v6_0 --port $P6_FAM || bad=1
+	barrier clients-done 1500
+	;;
+*)
+	barrier listening
+	barrier clients-done 1500
+	;;
+esac
+
+# ours<->ours (or dist<->dist) on one host, over the VM's own address
+if [ "$VM_INDEX" -le 1 ] && [ "$myfam" = smc ]; then
+	run local-oracle local --family inet --host "$VM_IP" --out "$RESULTS/local-oracle.txt"
+	run local-smc local --family smc --host "$VM_IP" --out "$RESULTS/local-smc.txt"
+	compare local "$RESULTS/local-oracle.txt" "$RESULTS/local-smc.txt"
+fi
+barrier local-done 900
+
+[ "$bad" -eq 0 ] || fail "sockdiff found differences or errors (see above, diff-*.txt)"
+log "diff-pair ok"
