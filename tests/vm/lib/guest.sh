@@ -72,6 +72,7 @@ run_bg() {
 	shift
 	"$@" >"$RESULTS/$name.log" 2>&1 &
 	BG_PID=$!
+	export BG_PID
 }
 
 # wait_bg PID [TIMEOUT]: wait for a background job, killing it on timeout.
