@@ -396,6 +396,7 @@ static const struct prop_shape prop_shapes[] = {
 	{ "v1 B 3 v6", 1, SMC_TYPE_B, 0, 3, 0, 0, false, 143 },
 	{ "v1 B 8 v6", 1, SMC_TYPE_B, 0, 8, 0, 0, false, 228 },
 	{ "v2 R/N", 2, SMC_TYPE_R, SMC_TYPE_N, 0, 0, 0, false, 92 },
+	{ "v2 R/N 8 v6", 2, SMC_TYPE_R, SMC_TYPE_N, 8, 0, 0, false, 228 },
 	{ "v2 R/R", 2, SMC_TYPE_R, SMC_TYPE_R, 0, 0, 0, false, 132 },
 	{ "v2 N/R", 2, SMC_TYPE_N, SMC_TYPE_R, 0, 0, 0, false, 124 },
 	{ "v2 N/R 8 eids", 2, SMC_TYPE_N, SMC_TYPE_R, 0, 8, 0, false, 380 },
@@ -685,6 +686,45 @@ static void accept_confirm_roundtrip_test(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, again, out, len);
 }
 
+/* All bits of the FCE nibbles and flags survive a round trip. */
+static void fce_fields_test(struct kunit *test)
+{
+	struct smc_clc_accept_confirm *ac, *q;
+	u8 *out;
+	int len;
+
+	ac = kunit_kzalloc(test, sizeof(*ac), GFP_KERNEL);
+	q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+	out = kunit_kzalloc(test, 512, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ac);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, q);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, out);
+	make_accept(ac, &ac_shapes[6]);
+	ac->fce.os_type = 0xf;
+	ac->fce.release = 0xe;
+	ac->rmbe_size = 0xf;
+	ac->qp_mtu = 0x1;
+	len = smc_clc_accept_confirm_encode(ac, out, 512);
+	KUNIT_ASSERT_EQ(test, len, 160);
+	KUNIT_EXPECT_EQ(test, out[104], 0x80);
+	KUNIT_EXPECT_EQ(test, out[105], 0xfe);
+	KUNIT_EXPECT_EQ(test, out[50], 0xf1);
+	KUNIT_ASSERT_EQ(test, smc_clc_accept_confirm_decode(out, len, q), 0);
+	KUNIT_EXPECT_EQ(test, q->fce.os_type, 0xf);
+	KUNIT_EXPECT_EQ(test, q->fce.release, 0xe);
+	KUNIT_EXPECT_EQ(test, q->rmbe_size, 0xf);
+	KUNIT_EXPECT_EQ(test, q->qp_mtu, 0x1);
+
+	ac->fce.v2_direct = false;
+	ac->fce.os_type = 0;
+	ac->fce.release = 0;
+	KUNIT_ASSERT_EQ(test, smc_clc_accept_confirm_encode(ac, out, 512), len);
+	KUNIT_EXPECT_EQ(test, out[104], 0);
+	KUNIT_EXPECT_EQ(test, out[105], 0);
+	KUNIT_ASSERT_EQ(test, smc_clc_accept_confirm_decode(out, len, q), 0);
+	KUNIT_EXPECT_FALSE(test, q->fce.v2_direct);
+}
+
 static void decline_roundtrip_test(struct kunit *test)
 {
 	struct smc_clc_decline d, q;
@@ -895,6 +935,10 @@ enum base_msg {
 	B_ACC1,		/* accept v1: 68 */
 	B_ACC2,		/* accept v2 first contact v2x: 160 */
 	B_CONF2,	/* confirm v2 first contact v2x, 2 gids: 196 */
+	B_PROP2V6,	/* v2 R/N 8 v6: 228; v6 count at 87 */
+	B_PROP2E8,	/* v2 N/R 8 eids: 380; eid count at 80 */
+	B_PROP2G8,	/* v2 N/D 8 gids: 252; gid count at 81 */
+	B_CONF2G8,	/* confirm v2 fce v2x, 8 gids: 292; count at 156 */
 	B_NR
 };
 
@@ -1028,6 +1072,17 @@ static const struct bad_case bad_cases[] = {
 	{ "prop2r adds SMC-D v2", B_PROP2R, 0, { P8(7, 0x2e) }, 0, -EPROTO },
 	{ "prop2r adds v1", B_PROP2R, 0, { P8(7, 0x20) }, 0, -EPROTO },
 	{ "prop2r 2 eids", B_PROP2R, 0, { P8(80, 2) }, 0, -EPROTO },
+	{ "prop2r v2 ext overlaps SMC-D area", B_PROP2R, 0,
+	  { P16(50, 27), P8(79, 1) }, 0, -EPROTO },
+	/* counts one above the limit in messages long enough for them */
+	{ "prop2 9 v6 prefixes, room for 9", B_PROP2V6, 0,
+	  { P8(87, 9), P16(5, 245) }, 17, -EPROTO, true },
+	{ "prop2 9 eids, room for 9", B_PROP2E8, 0,
+	  { P8(80, 9), P16(5, 412) }, 32, -EPROTO, true },
+	{ "prop2 9 ism gids, room for 9", B_PROP2G8, 0,
+	  { P8(81, 9), P16(5, 262) }, 10, -EPROTO, true },
+	{ "conf2 9 gids, room for 9", B_CONF2G8, 0,
+	  { P8(156, 9), P16(5, 308) }, 16, -EPROTO, true },
 	/* accept / confirm */
 	{ "acc1 typev1 N", B_ACC1, 0, { P8(7, 0x12) }, 0, -EPROTO },
 	{ "acc1 typev1 B", B_ACC1, 0, { P8(7, 0x13) }, 0, -EPROTO },
@@ -1090,7 +1145,7 @@ static int build_base(struct kunit *test, enum base_msg b, u8 *buf,
 		ps = &p1b;
 		break;
 	case B_PROP2:
-		ps = &prop_shapes[13];
+		ps = &prop_shapes[14];
 		break;
 	case B_PROP2R:
 		ps = &p2r;
@@ -1103,6 +1158,18 @@ static int build_base(struct kunit *test, enum base_msg b, u8 *buf,
 		break;
 	case B_CONF2:
 		as = &ac_shapes[10];
+		break;
+	case B_PROP2V6:
+		ps = &prop_shapes[7];
+		break;
+	case B_PROP2E8:
+		ps = &prop_shapes[10];
+		break;
+	case B_PROP2G8:
+		ps = &prop_shapes[13];
+		break;
+	case B_CONF2G8:
+		as = &ac_shapes[12];
 		break;
 	default:
 		return -EINVAL;
@@ -1198,13 +1265,15 @@ static void malformed_test(struct kunit *test)
  */
 static const enum base_msg all_bases[] = {
 	B_DECL1, B_DECL2, B_PROP1R, B_PROP1B, B_PROP2, B_PROP2R, B_ACC1,
-	B_ACC2, B_CONF2,
+	B_ACC2, B_CONF2, B_PROP2V6, B_PROP2E8, B_PROP2G8, B_CONF2G8,
 };
 
 static const char * const base_names[] = {
 	"decline v1", "decline v2", "proposal v1 R", "proposal v1 B",
 	"proposal v2 B/B", "proposal v2 N/R", "accept v1",
-	"accept v2 fce", "confirm v2 fce gle",
+	"accept v2 fce", "confirm v2 fce gle", "proposal v2 R/N 8 v6",
+	"proposal v2 N/R 8 eids", "proposal v2 N/D 8 gids",
+	"confirm v2 fce gle 8",
 };
 
 static void base_desc(const enum base_msg *b, char *desc)
@@ -1217,7 +1286,8 @@ KUNIT_ARRAY_PARAM(base, all_bases, base_desc);
 static void truncated_test(struct kunit *test)
 {
 	const enum base_msg *b = test->param_value;
-	bool relen = *b <= B_PROP2R;
+	bool relen = *b <= B_PROP2R || *b == B_PROP2V6 || *b == B_PROP2E8 ||
+		     *b == B_PROP2G8;
 	struct scratch *sc = scratch_alloc(test);
 	enum decoder dec;
 	u8 *msg, *buf;
@@ -1301,6 +1371,7 @@ static struct kunit_case clc_wire_cases[] = {
 	KUNIT_CASE(hdr_versions_types_test),
 	KUNIT_CASE_PARAM(proposal_roundtrip_test, prop_shape_gen_params),
 	KUNIT_CASE_PARAM(accept_confirm_roundtrip_test, ac_shape_gen_params),
+	KUNIT_CASE(fce_fields_test),
 	KUNIT_CASE(decline_roundtrip_test),
 	KUNIT_CASE(encode_nospace_test),
 	KUNIT_CASE(encode_invalid_test),
