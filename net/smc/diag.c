@@ -123,7 +123,7 @@ static unsigned int smc_diag_grab(struct net *net, unsigned int skip,
 	struct socket *clcsock;
 	struct sock *sk;
 
-	read_lock(&smc_sock_list.lock);
+	read_lock_bh(&smc_sock_list.lock);
 	sk_for_each(sk, &smc_sock_list.head) {
 		if (!net_eq(sock_net(sk), net))
 			continue;
@@ -140,7 +140,7 @@ static unsigned int smc_diag_grab(struct net *net, unsigned int skip,
 		if (++n == SMC_DIAG_BATCH)
 			break;
 	}
-	read_unlock(&smc_sock_list.lock);
+	read_unlock_bh(&smc_sock_list.lock);
 	return n;
 }
 

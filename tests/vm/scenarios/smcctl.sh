@@ -1,0 +1,159 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# smcctl against our smc.ko: the SMC_GEN_NETLINK family and the AF_SMC
+# sock_diag handler answer, and every smcctl command prints well-formed
+# JSON of the documented shape (tools/smcctl/README.md).  When AF_SMC
+# sockets can be created, also checks that a listening AF_SMC socket shows
+# up in `smcctl connections`, and (2 VMs) that an AF_SMC client talking to
+# a plain TCP server on VM 0 falls back with a reason that `smcctl
+# fallback` and `smcctl connections` report.
+
+set -euo pipefail
+. "$REPO/tests/vm/lib/guest.sh"
+
+[ "$SMC_IMPL" = ours ] || fail "needs SMC_IMPL=ours, not $SMC_IMPL"
+PY=/usr/bin/python3
+
+# smcctl: the host build if it is current, else build it here.
+src=$REPO/tools/smcctl/smcctl.c
+SMCCTL=$REPO/tools/smcctl/smcctl
+if [ ! -x "$SMCCTL" ] || [ "$SMCCTL" -ot "$src" ]; then
+	SMCCTL=$RESULTS/smcctl
+	cc -O2 -Wall -Wextra -I"$REPO/include/uapi" -o "$SMCCTL" "$src" ||
+		fail "cannot build smcctl"
+fi
+
+# jcheck NAME PYTHON-EXPR: run smcctl NAME --json, check the expression
+# over the parsed document j.
+jcheck() {
+	local cmd=$1 expr=$2 out
+
+	out=$("$SMCCTL" "$cmd" --json) || fail "smcctl $cmd --json exited $?"
+	log "smcctl $cmd --json: $out"
+	J="$out" $PY -c "import json, os, sys
+j = json.loads(os.environ['J'])
+sys.exit(0 if ($expr) else 1)" || fail "smcctl $cmd --json: unexpected: $out"
+}
+
+side='all(isinstance(j[s]["total"], int) and isinstance(j[s]["reasons"], list) for s in ("client", "server"))'
+jcheck info 'j["version"] >= 1 and isinstance(j["hostname"], str) and j["ism_v2"] is False'
+jcheck fallback "$side"
+jcheck stats 'all(isinstance(j[k][s], int) for k in ("smcr_connections", "fallbacks", "handshake_errors") for s in ("client", "server"))'
+jcheck connections 'isinstance(j["connections"], list)'
+"$SMCCTL" fallback >/dev/null || fail "smcctl fallback (text) failed"
+"$SMCCTL" stats >/dev/null || fail "smcctl stats (text) failed"
+"$SMCCTL" connections || fail "smcctl connections (text) failed"
+
+# Unloading must take the family and the diag handler away cleanly: smcctl
+# then reports the missing module with exit code 2.
+unload_check() {
+	local rc
+
+	# A missing family or diag handler makes the kernel modprobe for it,
+	# which would load the distribution's smc.ko: no autoloading here.
+	echo /bin/true >/proc/sys/kernel/modprobe
+	# closed sockets may take a moment to let go of the module
+	for _ in $(seq 60); do
+		rmmod smc 2>/dev/null && break
+		sleep 0.5
+	done
+	! grep -q '^smc ' /proc/modules || fail "rmmod smc failed: $(grep '^smc ' /proc/modules)"
+	for cmd in fallback stats connections info; do
+		rc=0
+		"$SMCCTL" "$cmd" --json >/dev/null 2>"$RESULTS/nosmc.err" || rc=$?
+		[ "$rc" -eq 2 ] || fail "smcctl $cmd without module: exit $rc, not 2"
+		grep -q "is the smc module loaded" "$RESULTS/nosmc.err" ||
+			fail "smcctl $cmd without module: $(cat "$RESULTS/nosmc.err")"
+	done
+	log "module unloaded, smcctl reports it"
+}
+
+# AF_SMC sockets are the lead's part: skip the rest while they do not exist.
+if ! $PY -c "import socket; socket.socket(43, socket.SOCK_STREAM, 0).close()" 2>/dev/null; then
+	log "AF_SMC sockets cannot be created yet: socket checks skipped"
+	unload_check
+	barrier smcctl-done
+	log "smcctl ok (interface only)"
+	exit 0
+fi
+
+# Python knows no AF_SMC addresses: bind/connect through libc.
+SMCPY='import ctypes, socket, struct, time
+libc = ctypes.CDLL(None, use_errno=True)
+def sin(ip, port):
+    return struct.pack("=H", socket.AF_INET) + struct.pack("!H", port) + socket.inet_aton(ip) + bytes(8)
+def call(fn, s, ip, port):
+    a = sin(ip, port)
+    if fn(s.fileno(), a, len(a)) != 0:
+        raise OSError(ctypes.get_errno(), "bind/connect failed")
+def smc_socket():
+    return socket.socket(43, socket.SOCK_STREAM, 0)
+'
+port=5100
+case "$VM_INDEX" in
+0)
+	# plain TCP server: the AF_SMC client on VM 1 must fall back
+	run_bg tcp-server $PY -c "
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('0.0.0.0', $port)); s.listen(4)
+print('listening', flush=True)
+s.settimeout(120)
+c, _ = s.accept()
+c.settimeout(60)
+while True:
+    d = c.recv(4096)
+    if not d:
+        break
+    c.sendall(d)
+"
+	wait_file_line "$RESULTS/tcp-server.log" listening 30
+	# an AF_SMC listener must be listed
+	run_bg smc-listener $PY -c "$SMCPY
+s = smc_socket()
+call(libc.bind, s, '0.0.0.0', $((port + 1))); s.listen(1)
+print('listening', flush=True)
+time.sleep(20)
+"
+	wait_file_line "$RESULTS/smc-listener.log" listening 30
+	jcheck connections "any(c['state'] == 'LISTEN' and c['local_port'] == $((port + 1)) for c in j['connections'])"
+	barrier listening
+	barrier fallback-checked
+	wait_bg "$BG_PID" 60 || fail "AF_SMC listener failed"
+	;;
+1)
+	barrier listening
+	before=$("$SMCCTL" fallback --json)
+	run_bg smc-client $PY -c "$SMCPY
+s = smc_socket()
+call(libc.connect, s, '$VM_IP_0', $port)
+s.settimeout(60)
+s.sendall(b'hello'); assert s.recv(5) == b'hello'
+print('connected', flush=True)
+time.sleep(15)
+"
+	wait_file_line "$RESULTS/smc-client.log" connected 90
+	jcheck connections "any(c['peer_port'] == $port and c['mode'] == 'TCP' and c['fallback_reason'] != 0 and c['fallback_reason_name'] != 'UNKNOWN' for c in j['connections'])"
+	export B=$before
+	jcheck fallback "j['client']['total'] > json.loads(os.environ['B'])['client']['total'] and len(j['client']['reasons']) > 0"
+	# counters and sockets are per network namespace
+	out=$(unshare -n "$SMCCTL" fallback --json) || fail "smcctl in a new netns failed"
+	[ "$out" = '{"client":{"total":0,"reasons":[]},"server":{"total":0,"reasons":[]}}' ] ||
+		fail "new netns sees fallbacks: $out"
+	out=$(unshare -n "$SMCCTL" connections --json) || fail "smcctl in a new netns failed"
+	[ "$out" = '{"connections":[]}' ] || fail "new netns sees sockets: $out"
+	log "a new network namespace sees no fallbacks and no sockets"
+	barrier fallback-checked
+	wait_bg "$BG_PID" 60 || fail "AF_SMC client failed"
+	;;
+*)
+	barrier listening
+	barrier fallback-checked
+	;;
+esac
+barrier sockets-closed
+unload_check
+barrier smcctl-done
+log "smcctl ok"

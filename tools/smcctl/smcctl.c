@@ -1,0 +1,745 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcctl - show what the SMC module counts and which SMC sockets exist.
+ *
+ *   smcctl [--json] fallback      fallbacks to TCP per side and reason
+ *   smcctl [--json] stats         handshake outcome counters
+ *   smcctl [--json] connections   SMC sockets (like smcss -a)
+ *   smcctl [--json] info          SMC_NETLINK_GET_SYS_INFO
+ *
+ * Talks plain netlink: generic netlink family "SMC_GEN_NETLINK" for the
+ * counters, NETLINK_SOCK_DIAG with family AF_SMC for the sockets.  The JSON
+ * formats are documented in README.md and are kept stable.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
+#include <linux/smc.h>
+#include <linux/smc_diag.h>
+
+#ifndef AF_SMC
+#define AF_SMC 43
+#endif
+
+#define EXIT_NOSMC 2		/* the module (or its interface) is absent */
+#define RECV_BUF (64 * 1024)
+
+static bool json;
+static const char *prog = "smcctl";
+
+/* ---- names ---- */
+
+struct code_name {
+	uint32_t code;
+	const char *name;
+};
+
+/* SMC_CLC_DECL_* reason codes (fixed by the SMC protocol) */
+static const struct code_name reasons[] = {
+	{ 0x01010000, "SMC_CLC_DECL_MEM" },
+	{ 0x02010000, "SMC_CLC_DECL_TIMEOUT_CL" },
+	{ 0x02020000, "SMC_CLC_DECL_TIMEOUT_AL" },
+	{ 0x03000000, "SMC_CLC_DECL_CNFERR" },
+	{ 0x03010000, "SMC_CLC_DECL_PEERNOSMC" },
+	{ 0x03020000, "SMC_CLC_DECL_IPSEC" },
+	{ 0x03030000, "SMC_CLC_DECL_NOSMCDEV" },
+	{ 0x03030001, "SMC_CLC_DECL_NOSMCDDEV" },
+	{ 0x03030002, "SMC_CLC_DECL_NOSMCRDEV" },
+	{ 0x03030003, "SMC_CLC_DECL_NOISM2SUPP" },
+	{ 0x03030004, "SMC_CLC_DECL_NOV2EXT" },
+	{ 0x03030005, "SMC_CLC_DECL_NOV2DEXT" },
+	{ 0x03030006, "SMC_CLC_DECL_NOSEID" },
+	{ 0x03030007, "SMC_CLC_DECL_NOSMCD2DEV" },
+	{ 0x03030008, "SMC_CLC_DECL_NOUEID" },
+	{ 0x03030009, "SMC_CLC_DECL_RELEASEERR" },
+	{ 0x0303000a, "SMC_CLC_DECL_MAXCONNERR" },
+	{ 0x0303000b, "SMC_CLC_DECL_MAXLINKERR" },
+	{ 0x03040000, "SMC_CLC_DECL_MODEUNSUPP" },
+	{ 0x03050000, "SMC_CLC_DECL_RMBE_EC" },
+	{ 0x03060000, "SMC_CLC_DECL_OPTUNSUPP" },
+	{ 0x03070000, "SMC_CLC_DECL_DIFFPREFIX" },
+	{ 0x03080000, "SMC_CLC_DECL_GETVLANERR" },
+	{ 0x03090000, "SMC_CLC_DECL_ISMVLANERR" },
+	{ 0x030a0000, "SMC_CLC_DECL_NOACTLINK" },
+	{ 0x030b0000, "SMC_CLC_DECL_NOSRVLINK" },
+	{ 0x030c0000, "SMC_CLC_DECL_VERSMISMAT" },
+	{ 0x030d0000, "SMC_CLC_DECL_MAX_DMB" },
+	{ 0x030e0000, "SMC_CLC_DECL_NOROUTE" },
+	{ 0x030f0000, "SMC_CLC_DECL_NOINDIRECT" },
+	{ 0x04000000, "SMC_CLC_DECL_SYNCERR" },
+	{ 0x05000000, "SMC_CLC_DECL_PEERDECL" },
+	{ 0x09990000, "SMC_CLC_DECL_INTERR" },
+	{ 0x09990001, "SMC_CLC_DECL_ERR_RTOK" },
+	{ 0x09990002, "SMC_CLC_DECL_ERR_RDYLNK" },
+	{ 0x09990003, "SMC_CLC_DECL_ERR_REGBUF" },
+};
+
+static const char *reason_name(uint32_t code)
+{
+	size_t i;
+
+	if (!code)
+		return "NONE";
+	for (i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
+		if (reasons[i].code == code)
+			return reasons[i].name;
+	return "UNKNOWN";
+}
+
+/* SMC socket states; 1, 2, 7 and 10 coincide with the TCP states */
+static const char *state_name(unsigned int s)
+{
+	switch (s) {
+	case 1: return "ACTIVE";
+	case 2: return "INIT";
+	case 3: return "SYN_RECV";
+	case 4: return "FIN_WAIT1";
+	case 5: return "FIN_WAIT2";
+	case 6: return "TIME_WAIT";
+	case 7: return "CLOSED";
+	case 8: return "CLOSE_WAIT";
+	case 9: return "LAST_ACK";
+	case 10: return "LISTEN";
+	case 11: return "CLOSING";
+	case 20: return "PEERCLOSEWAIT1";
+	case 21: return "PEERCLOSEWAIT2";
+	case 22: return "APPCLOSEWAIT1";
+	case 23: return "APPCLOSEWAIT2";
+	case 24: return "APPFINCLOSEWAIT";
+	case 25: return "PEERFINCLOSEWAIT";
+	case 26: return "PEERABORTWAIT";
+	case 27: return "PROCESSABORT";
+	default: return "UNKNOWN";
+	}
+}
+
+static const char *mode_name(unsigned int m)
+{
+	switch (m) {
+	case SMC_DIAG_MODE_SMCR: return "SMCR";
+	case SMC_DIAG_MODE_FALLBACK_TCP: return "TCP";
+	case SMC_DIAG_MODE_SMCD: return "SMCD";
+	default: return "UNKNOWN";
+	}
+}
+
+/* ---- netlink plumbing ---- */
+
+static void die(int code, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", prog);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+static int nl_open(int proto)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	int fd;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, proto);
+	if (fd < 0)
+		die(1, "netlink socket: %s", strerror(errno));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		die(1, "netlink bind: %s", strerror(errno));
+	return fd;
+}
+
+static void nl_send(int fd, struct nlmsghdr *nlh)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+
+	if (sendto(fd, nlh, nlh->nlmsg_len, 0, (struct sockaddr *)&sa,
+		   sizeof(sa)) < 0)
+		die(1, "netlink send: %s", strerror(errno));
+}
+
+typedef void (*msg_cb)(const struct nlmsghdr *nlh, void *arg);
+
+/*
+ * Receive the answer to the request with sequence number @seq until
+ * NLMSG_DONE (dump) or the first message (non-dump).  Returns 0 or the
+ * positive errno the kernel answered with.
+ */
+static int nl_recv(int fd, uint32_t seq, bool dump, msg_cb cb, void *arg)
+{
+	static char buf[RECV_BUF] __attribute__((aligned(NLMSG_ALIGNTO)));
+	struct nlmsghdr *nlh;
+	int len;
+
+	for (;;) {
+		len = (int)recv(fd, buf, sizeof(buf), 0);
+		if (len < 0) {
+			if (errno == EINTR)
+				continue;
+			die(1, "netlink receive: %s", strerror(errno));
+		}
+		if (len == 0)
+			die(1, "%s", "netlink receive: unexpected end");
+		for (nlh = (struct nlmsghdr *)buf; NLMSG_OK(nlh, len);
+		     nlh = NLMSG_NEXT(nlh, len)) {
+			if (nlh->nlmsg_seq != seq)
+				continue;
+			if (nlh->nlmsg_type == NLMSG_DONE) {
+				int err = 0;
+
+				if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(int)))
+					memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
+				return err < 0 ? -err : 0;
+			}
+			if (nlh->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *e = NLMSG_DATA(nlh);
+
+				if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
+					return EPROTO;
+				if (e->error)
+					return -e->error;
+				if (!dump)
+					return 0;
+				continue;
+			}
+			cb(nlh, arg);
+			if (!dump)
+				return 0;
+		}
+	}
+}
+
+/* attributes: a flat table indexed by type, like libnl's nla_parse */
+static void parse_attrs(const struct nlattr **tb, int max, const void *data,
+			size_t len)
+{
+	const struct nlattr *a = data;
+	size_t step;
+
+	memset(tb, 0, sizeof(*tb) * (max + 1));
+	while (len >= NLA_HDRLEN) {
+		int type = a->nla_type & NLA_TYPE_MASK;
+
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > len)
+			break;
+		if (type <= max)
+			tb[type] = a;
+		step = NLA_ALIGN(a->nla_len);
+		if (step >= len)
+			break;
+		len -= step;
+		a = (const struct nlattr *)((const char *)a + step);
+	}
+}
+
+static const void *attr_data(const struct nlattr *a)
+{
+	return (const char *)a + NLA_HDRLEN;
+}
+
+static size_t attr_len(const struct nlattr *a)
+{
+	return a->nla_len - NLA_HDRLEN;
+}
+
+static void parse_nested(const struct nlattr **tb, int max,
+			 const struct nlattr *nest)
+{
+	parse_attrs(tb, max, attr_data(nest), attr_len(nest));
+}
+
+/* unsigned integer of any width the kernel may use (u8..u64, uint) */
+static uint64_t attr_uint(const struct nlattr *a)
+{
+	uint64_t v64;
+	uint32_t v32;
+	uint16_t v16;
+
+	if (!a)
+		return 0;
+	switch (attr_len(a)) {
+	case 1:
+		return *(const uint8_t *)attr_data(a);
+	case 2:
+		memcpy(&v16, attr_data(a), 2);
+		return v16;
+	case 4:
+		memcpy(&v32, attr_data(a), 4);
+		return v32;
+	case 8:
+		memcpy(&v64, attr_data(a), 8);
+		return v64;
+	default:
+		return 0;
+	}
+}
+
+/* ---- generic netlink ---- */
+
+struct genl_req {
+	struct nlmsghdr nlh;
+	struct genlmsghdr genl;
+	char attrs[64];
+};
+
+static uint32_t seq_next = 1;
+
+static void family_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	const struct genlmsghdr *g = NLMSG_DATA(nlh);
+	int *id = arg;
+
+	parse_attrs(tb, CTRL_ATTR_MAX, g + 1,
+		    nlh->nlmsg_len - NLMSG_LENGTH(sizeof(*g)));
+	if (tb[CTRL_ATTR_FAMILY_ID])
+		*id = (int)attr_uint(tb[CTRL_ATTR_FAMILY_ID]);
+}
+
+/* Resolve SMC_GEN_NETLINK; exits with EXIT_NOSMC when it is not there. */
+static int smc_family(int fd)
+{
+	struct genl_req req;
+	size_t nlen = strlen(SMC_GENL_FAMILY_NAME) + 1;
+	struct nlattr *a;
+	int id = -1, err;
+
+	memset(&req, 0, sizeof(req));
+	a = (struct nlattr *)req.attrs;
+	a->nla_type = CTRL_ATTR_FAMILY_NAME;
+	a->nla_len = NLA_HDRLEN + nlen;
+	memcpy(req.attrs + NLA_HDRLEN, SMC_GENL_FAMILY_NAME, nlen);
+	req.nlh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN) + NLA_ALIGN(a->nla_len);
+	req.nlh.nlmsg_type = GENL_ID_CTRL;
+	req.nlh.nlmsg_flags = NLM_F_REQUEST;
+	req.nlh.nlmsg_seq = seq_next++;
+	req.genl.cmd = CTRL_CMD_GETFAMILY;
+	req.genl.version = 1;
+	nl_send(fd, &req.nlh);
+	err = nl_recv(fd, req.nlh.nlmsg_seq, false, family_cb, &id);
+	if (err == ENOENT || (!err && id < 0))
+		die(EXIT_NOSMC, "%s",
+		    "generic netlink family " SMC_GENL_FAMILY_NAME
+		    " not found: is the smc module loaded?");
+	if (err)
+		die(1, "resolving " SMC_GENL_FAMILY_NAME ": %s", strerror(err));
+	return id;
+}
+
+static void smc_dump(int fd, int family, uint8_t cmd, msg_cb cb, void *arg)
+{
+	struct genl_req req;
+	int err;
+
+	memset(&req, 0, sizeof(req));
+	req.nlh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+	req.nlh.nlmsg_type = family;
+	req.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	req.nlh.nlmsg_seq = seq_next++;
+	req.genl.cmd = cmd;
+	req.genl.version = SMC_GENL_FAMILY_VERSION;
+	nl_send(fd, &req.nlh);
+	err = nl_recv(fd, req.nlh.nlmsg_seq, true, cb, arg);
+	if (err)
+		die(1, SMC_GENL_FAMILY_NAME " dump failed: %s", strerror(err));
+}
+
+/* the nest of type @top inside a SMC_GEN_NETLINK message, or NULL */
+static const struct nlattr *smc_top(const struct nlmsghdr *nlh, int top)
+{
+	const struct nlattr *tb[SMC_GEN_MAX + 1];
+	const struct genlmsghdr *g = NLMSG_DATA(nlh);
+
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*g)))
+		return NULL;
+	parse_attrs(tb, SMC_GEN_MAX, g + 1,
+		    nlh->nlmsg_len - NLMSG_LENGTH(sizeof(*g)));
+	return tb[top];
+}
+
+/* ---- smcctl fallback ---- */
+
+#define MAX_REASONS 64
+
+struct side_fback {
+	uint64_t total;
+	unsigned int n;
+	uint32_t code[MAX_REASONS];
+	uint32_t count[MAX_REASONS];
+};
+
+struct fback {
+	struct side_fback side[2];	/* 0 client, 1 server */
+};
+
+static void fback_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[SMC_NLA_FBACK_STATS_MAX + 1];
+	const struct nlattr *nest = smc_top(nlh, SMC_GEN_FBACK_STATS);
+	struct fback *fb = arg;
+	struct side_fback *s;
+
+	if (!nest)
+		return;
+	parse_nested(tb, SMC_NLA_FBACK_STATS_MAX, nest);
+	if (tb[SMC_NLA_FBACK_STATS_SRV_CNT])
+		fb->side[1].total = attr_uint(tb[SMC_NLA_FBACK_STATS_SRV_CNT]);
+	if (tb[SMC_NLA_FBACK_STATS_CLNT_CNT])
+		fb->side[0].total = attr_uint(tb[SMC_NLA_FBACK_STATS_CLNT_CNT]);
+	if (!tb[SMC_NLA_FBACK_STATS_RSN_CODE])
+		return;
+	s = &fb->side[attr_uint(tb[SMC_NLA_FBACK_STATS_TYPE]) ? 1 : 0];
+	if (s->n == MAX_REASONS)
+		return;
+	s->code[s->n] = (uint32_t)attr_uint(tb[SMC_NLA_FBACK_STATS_RSN_CODE]);
+	s->count[s->n] = (uint32_t)attr_uint(tb[SMC_NLA_FBACK_STATS_RSN_CNT]);
+	s->n++;
+}
+
+static void get_fback(int fd, int family, struct fback *fb)
+{
+	memset(fb, 0, sizeof(*fb));
+	smc_dump(fd, family, SMC_NETLINK_GET_FBACK_STATS, fback_cb, fb);
+}
+
+static void print_fback_side(const char *name, const struct side_fback *s,
+			     bool last)
+{
+	unsigned int i;
+
+	if (json) {
+		printf("\"%s\":{\"total\":%" PRIu64 ",\"reasons\":[", name,
+		       s->total);
+		for (i = 0; i < s->n; i++)
+			printf("%s{\"reason\":%" PRIu32 ",\"hex\":\"0x%08" PRIx32
+			       "\",\"name\":\"%s\",\"count\":%" PRIu32 "}",
+			       i ? "," : "", s->code[i], s->code[i],
+			       reason_name(s->code[i]), s->count[i]);
+		printf("]}%s", last ? "" : ",");
+		return;
+	}
+	printf("%s fallbacks: %" PRIu64 "\n", name, s->total);
+	for (i = 0; i < s->n; i++)
+		printf("  0x%08" PRIx32 "  %-26s %10" PRIu32 "\n", s->code[i],
+		       reason_name(s->code[i]), s->count[i]);
+}
+
+static int cmd_fallback(void)
+{
+	int fd = nl_open(NETLINK_GENERIC);
+	struct fback fb;
+
+	get_fback(fd, smc_family(fd), &fb);
+	if (json)
+		printf("{");
+	print_fback_side("client", &fb.side[0], false);
+	print_fback_side("server", &fb.side[1], true);
+	if (json)
+		printf("}\n");
+	close(fd);
+	return 0;
+}
+
+/* ---- smcctl stats ---- */
+
+struct stats {
+	uint64_t succ[2][2];	/* [client/server][v1/v2] */
+	uint64_t hs_err[2];
+	uint64_t rx_bytes, tx_bytes, rx_cnt, tx_cnt;
+};
+
+static void stats_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[SMC_NLA_STATS_MAX + 1];
+	const struct nlattr *t[SMC_NLA_STATS_T_MAX + 1];
+	const struct nlattr *nest = smc_top(nlh, SMC_GEN_STATS);
+	struct stats *st = arg;
+
+	if (!nest)
+		return;
+	parse_nested(tb, SMC_NLA_STATS_MAX, nest);
+	st->hs_err[0] = attr_uint(tb[SMC_NLA_STATS_CLNT_HS_ERR_CNT]);
+	st->hs_err[1] = attr_uint(tb[SMC_NLA_STATS_SRV_HS_ERR_CNT]);
+	if (!tb[SMC_NLA_STATS_SMCR_TECH])
+		return;
+	parse_nested(t, SMC_NLA_STATS_T_MAX, tb[SMC_NLA_STATS_SMCR_TECH]);
+	st->succ[0][0] = attr_uint(t[SMC_NLA_STATS_T_CLNT_V1_SUCC]);
+	st->succ[0][1] = attr_uint(t[SMC_NLA_STATS_T_CLNT_V2_SUCC]);
+	st->succ[1][0] = attr_uint(t[SMC_NLA_STATS_T_SRV_V1_SUCC]);
+	st->succ[1][1] = attr_uint(t[SMC_NLA_STATS_T_SRV_V2_SUCC]);
+	st->rx_bytes = attr_uint(t[SMC_NLA_STATS_T_RX_BYTES]);
+	st->tx_bytes = attr_uint(t[SMC_NLA_STATS_T_TX_BYTES]);
+	st->rx_cnt = attr_uint(t[SMC_NLA_STATS_T_RX_CNT]);
+	st->tx_cnt = attr_uint(t[SMC_NLA_STATS_T_TX_CNT]);
+}
+
+static int cmd_stats(void)
+{
+	int fd = nl_open(NETLINK_GENERIC);
+	int family = smc_family(fd);
+	uint64_t c, s;
+	struct stats st;
+	struct fback fb;
+
+	memset(&st, 0, sizeof(st));
+	smc_dump(fd, family, SMC_NETLINK_GET_STATS, stats_cb, &st);
+	get_fback(fd, family, &fb);
+	c = st.succ[0][0] + st.succ[0][1];
+	s = st.succ[1][0] + st.succ[1][1];
+	if (json) {
+		printf("{\"smcr_connections\":{\"client\":%" PRIu64
+		       ",\"server\":%" PRIu64 ",\"v1\":%" PRIu64
+		       ",\"v2\":%" PRIu64 "},", c, s,
+		       st.succ[0][0] + st.succ[1][0],
+		       st.succ[0][1] + st.succ[1][1]);
+		printf("\"fallbacks\":{\"client\":%" PRIu64 ",\"server\":%"
+		       PRIu64 "},", fb.side[0].total, fb.side[1].total);
+		printf("\"handshake_errors\":{\"client\":%" PRIu64
+		       ",\"server\":%" PRIu64 "},", st.hs_err[0], st.hs_err[1]);
+		printf("\"rx\":{\"bytes\":%" PRIu64 ",\"calls\":%" PRIu64 "},",
+		       st.rx_bytes, st.rx_cnt);
+		printf("\"tx\":{\"bytes\":%" PRIu64 ",\"calls\":%" PRIu64 "}}\n",
+		       st.tx_bytes, st.tx_cnt);
+	} else {
+		printf("%-18s %12s %12s\n", "", "client", "server");
+		printf("%-18s %12" PRIu64 " %12" PRIu64 "\n", "SMC-R (v1)",
+		       st.succ[0][0], st.succ[1][0]);
+		printf("%-18s %12" PRIu64 " %12" PRIu64 "\n", "SMC-R (v2)",
+		       st.succ[0][1], st.succ[1][1]);
+		printf("%-18s %12" PRIu64 " %12" PRIu64 "\n", "TCP fallback",
+		       fb.side[0].total, fb.side[1].total);
+		printf("%-18s %12" PRIu64 " %12" PRIu64 "\n", "handshake errors",
+		       st.hs_err[0], st.hs_err[1]);
+		printf("rx %" PRIu64 " bytes in %" PRIu64 " calls, tx %" PRIu64
+		       " bytes in %" PRIu64 " calls\n", st.rx_bytes, st.rx_cnt,
+		       st.tx_bytes, st.tx_cnt);
+	}
+	close(fd);
+	return 0;
+}
+
+/* ---- smcctl info ---- */
+
+static void info_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[SMC_NLA_SYS_MAX + 1];
+	const struct nlattr *nest = smc_top(nlh, SMC_GEN_SYS_INFO);
+	char host[SMC_MAX_HOSTNAME_LEN + 1] = "";
+	size_t n;
+
+	(void)arg;
+	if (!nest)
+		return;
+	parse_nested(tb, SMC_NLA_SYS_MAX, nest);
+	if (tb[SMC_NLA_SYS_LOCAL_HOST]) {
+		n = attr_len(tb[SMC_NLA_SYS_LOCAL_HOST]);
+		if (n > SMC_MAX_HOSTNAME_LEN)
+			n = SMC_MAX_HOSTNAME_LEN;
+		memcpy(host, attr_data(tb[SMC_NLA_SYS_LOCAL_HOST]), n);
+		host[n] = '\0';
+		/* blank padded as in the CLC messages; keep printable only */
+		for (n = strlen(host); n && host[n - 1] == ' '; n--)
+			host[n - 1] = '\0';
+		for (n = 0; host[n]; n++)
+			if (host[n] < 0x20 || host[n] > 0x7e || host[n] == '"' ||
+			    host[n] == '\\')
+				host[n] = '?';
+	}
+	if (json)
+		printf("{\"version\":%" PRIu64 ",\"release\":%" PRIu64
+		       ",\"smcr_v2\":%s,\"ism_v2\":%s,\"hostname\":\"%s\"}\n",
+		       attr_uint(tb[SMC_NLA_SYS_VER]),
+		       attr_uint(tb[SMC_NLA_SYS_REL]),
+		       attr_uint(tb[SMC_NLA_SYS_IS_SMCR_V2]) ? "true" : "false",
+		       attr_uint(tb[SMC_NLA_SYS_IS_ISM_V2]) ? "true" : "false",
+		       host);
+	else
+		printf("version %" PRIu64 " release %" PRIu64
+		       "  SMC-Rv2 %s  ISMv2 %s  hostname %s\n",
+		       attr_uint(tb[SMC_NLA_SYS_VER]),
+		       attr_uint(tb[SMC_NLA_SYS_REL]),
+		       attr_uint(tb[SMC_NLA_SYS_IS_SMCR_V2]) ? "yes" : "no",
+		       attr_uint(tb[SMC_NLA_SYS_IS_ISM_V2]) ? "yes" : "no",
+		       host);
+}
+
+static int cmd_info(void)
+{
+	int fd = nl_open(NETLINK_GENERIC);
+
+	smc_dump(fd, smc_family(fd), SMC_NETLINK_GET_SYS_INFO, info_cb, NULL);
+	close(fd);
+	return 0;
+}
+
+/* ---- smcctl connections ---- */
+
+struct conn_out {
+	unsigned int n;
+	FILE *f;		/* collects the lines until the dump succeeded */
+};
+
+/*
+ * The reply carries addresses but not their family (diag_family is
+ * AF_SMC): an IPv4 clcsock fills only the first word of each address.
+ */
+static bool is_v4(const struct inet_diag_sockid *id)
+{
+	return !(id->idiag_src[1] | id->idiag_src[2] | id->idiag_src[3] |
+		 id->idiag_dst[1] | id->idiag_dst[2] | id->idiag_dst[3]);
+}
+
+static void fmt_addr(char *buf, size_t len, bool v4, const __be32 *addr)
+{
+	if (!inet_ntop(v4 ? AF_INET : AF_INET6, addr, buf, len))
+		snprintf(buf, len, "?");
+}
+
+static void conn_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct smc_diag_msg *r = NLMSG_DATA(nlh);
+	const struct nlattr *tb[SMC_DIAG_MAX + 1];
+	struct smc_diag_fallback fb = { 0, 0 };
+	char laddr[INET6_ADDRSTRLEN], paddr[INET6_ADDRSTRLEN];
+	char lstr[INET6_ADDRSTRLEN + 8], pstr[INET6_ADDRSTRLEN + 8];
+	struct conn_out *out = arg;
+	unsigned int lport, pport;
+	bool v4;
+
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*r)))
+		return;
+	parse_attrs(tb, SMC_DIAG_MAX, r + 1,
+		    nlh->nlmsg_len - NLMSG_LENGTH(sizeof(*r)));
+	if (tb[SMC_DIAG_FALLBACK] && attr_len(tb[SMC_DIAG_FALLBACK]) >= sizeof(fb))
+		memcpy(&fb, attr_data(tb[SMC_DIAG_FALLBACK]), sizeof(fb));
+	v4 = is_v4(&r->id);
+	fmt_addr(laddr, sizeof(laddr), v4, r->id.idiag_src);
+	fmt_addr(paddr, sizeof(paddr), v4, r->id.idiag_dst);
+	lport = ntohs(r->id.idiag_sport);
+	pport = ntohs(r->id.idiag_dport);
+	snprintf(lstr, sizeof(lstr), v4 ? "%s:%u" : "[%s]:%u", laddr, lport);
+	snprintf(pstr, sizeof(pstr), v4 ? "%s:%u" : "[%s]:%u", paddr, pport);
+
+	if (json) {
+		fprintf(out->f, "%s{\"state\":\"%s\",\"state_num\":%u,\"mode\":\"%s\","
+		       "\"family\":\"%s\",\"local\":\"%s\",\"peer\":\"%s\","
+		       "\"local_addr\":\"%s\",\"local_port\":%u,"
+		       "\"peer_addr\":\"%s\",\"peer_port\":%u,"
+		       "\"uid\":%u,\"inode\":%llu,"
+		       "\"fallback_reason\":%u,\"fallback_reason_hex\":\"0x%08x\","
+		       "\"fallback_reason_name\":\"%s\","
+		       "\"peer_diagnosis\":%u,\"peer_diagnosis_hex\":\"0x%08x\","
+		       "\"peer_diagnosis_name\":\"%s\"}",
+		       out->n ? "," : "", state_name(r->diag_state),
+		       r->diag_state, mode_name(r->diag_mode),
+		       v4 ? "inet" : "inet6", lstr, pstr, laddr, lport, paddr,
+		       pport, r->diag_uid, (unsigned long long)r->diag_inode,
+		       fb.reason, fb.reason, reason_name(fb.reason),
+		       fb.peer_diagnosis, fb.peer_diagnosis,
+		       reason_name(fb.peer_diagnosis));
+	} else {
+		fprintf(out->f, "%-15s %5u %8llu %-24s %-24s %-4s 0x%08x %s",
+		       state_name(r->diag_state), r->diag_uid,
+		       (unsigned long long)r->diag_inode, lstr, pstr,
+		       mode_name(r->diag_mode), fb.reason,
+		       fb.reason ? reason_name(fb.reason) : "-");
+		if (fb.peer_diagnosis)
+			fprintf(out->f, " (peer 0x%08x %s)", fb.peer_diagnosis,
+			       reason_name(fb.peer_diagnosis));
+		fputc('\n', out->f);
+	}
+	out->n++;
+}
+
+static int cmd_connections(void)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct smc_diag_req r;
+	} req;
+	struct conn_out out = { 0, NULL };
+	int fd = nl_open(NETLINK_SOCK_DIAG);
+	char *lines = NULL;
+	size_t size = 0;
+	int err;
+
+	memset(&req, 0, sizeof(req));
+	req.nlh.nlmsg_len = sizeof(req);
+	req.nlh.nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	req.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	req.nlh.nlmsg_seq = seq_next++;
+	req.r.diag_family = AF_SMC;
+	nl_send(fd, &req.nlh);
+
+	out.f = open_memstream(&lines, &size);
+	if (!out.f)
+		die(1, "open_memstream: %s", strerror(errno));
+	err = nl_recv(fd, req.nlh.nlmsg_seq, true, conn_cb, &out);
+	if (err == ENOENT)
+		die(EXIT_NOSMC, "%s",
+		    "no sock_diag handler for AF_SMC: is the smc module loaded?");
+	if (err)
+		die(1, "AF_SMC sock_diag dump failed: %s", strerror(err));
+	fclose(out.f);
+	if (json)
+		printf("{\"connections\":[%s]}\n", lines);
+	else
+		printf("%-15s %5s %8s %-24s %-24s %-4s %s\n%s", "State", "UID",
+		       "Inode", "Local Address", "Peer Address", "Mode",
+		       "Fallback", lines);
+	free(lines);
+	close(fd);
+	return 0;
+}
+
+/* ---- main ---- */
+
+static void usage(FILE *f, int code)
+{
+	fprintf(f,
+		"usage: %s [--json] COMMAND\n"
+		"  fallback     fallbacks to TCP per side and reason code\n"
+		"  stats        SMC-R connections, fallbacks, handshake errors\n"
+		"  connections  SMC sockets: state, addresses, mode, fallback\n"
+		"  info         SMC version and host name the module announces\n"
+		"exit status: 0 ok, 1 error, 2 SMC module not loaded, 64 usage\n",
+		prog);
+	exit(code);
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = NULL;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
+			json = true;
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			usage(stdout, 0);
+		else if (argv[i][0] == '-' || cmd)
+			usage(stderr, 64);
+		else
+			cmd = argv[i];
+	}
+	if (!cmd)
+		usage(stderr, 64);
+	if (!strcmp(cmd, "fallback"))
+		return cmd_fallback();
+	if (!strcmp(cmd, "stats"))
+		return cmd_stats();
+	if (!strcmp(cmd, "connections"))
+		return cmd_connections();
+	if (!strcmp(cmd, "info"))
+		return cmd_info();
+	usage(stderr, 64);
+	return 64;
+}
