@@ -492,7 +492,7 @@ static void proposal_roundtrip_test(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, q->gid, p->gid, 16);
 	KUNIT_EXPECT_MEMEQ(test, q->mac, p->mac, 6);
 	if (s->version == SMC_V1 || s->typev1 != SMC_TYPE_N) {
-		KUNIT_EXPECT_EQ(test, q->ipv4_subnet, p->ipv4_subnet);
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(q->ipv4_subnet), 0x0a000000);
 		KUNIT_EXPECT_EQ(test, q->ipv4_prefix_len, 8);
 		KUNIT_EXPECT_EQ(test, q->ipv6_prefix_cnt, s->v6);
 		for (i = 0; i < s->v6; i++) {
