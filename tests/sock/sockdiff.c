@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,7 +40,7 @@
 #define SMCPROTO_SMC 0
 #define SMCPROTO_SMC6 1
 
-#define SCEN_TIMEOUT 120	/* seconds per scenario (client side) */
+#define SCEN_TIMEOUT 60	/* seconds per scenario (client side) */
 #define WAIT_MS 5000		/* bound for "wait until event" loops */
 
 static int g_smc;		/* this process uses AF_SMC */
@@ -143,17 +144,40 @@ struct log {
 	const char *scen;
 	char side;
 	int n;
+	int tee;	/* >= 0: write lines straight to this fd, no buffering */
 };
+
+static ssize_t writen_fd(int fd, const char *p, size_t n)
+{
+	size_t o = 0;
+
+	while (o < n) {
+		ssize_t r = write(fd, p + o, n - o);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		o += r;
+	}
+	return o;
+}
 
 static void log_init(struct log *L, const char *scen, char side)
 {
 	memset(L, 0, sizeof(*L));
 	L->scen = scen;
 	L->side = side;
+	L->tee = -1;
 }
 
 static void log_raw(struct log *L, const char *s, size_t k)
 {
+	if (L->tee >= 0) {
+		if (writen_fd(L->tee, s, k) != (ssize_t)k)
+			die("write transcript: %s", strerror(errno));
+		return;
+	}
 	if (L->len + k + 1 > L->cap) {
 		L->cap = (L->len + k + 1) * 2 + 256;
 		L->buf = realloc(L->buf, L->cap);
@@ -516,7 +540,7 @@ struct cctx {
 
 static uint32_t next_seq(struct cctx *C)
 {
-	return (C->runid << 12) | (++C->nseq & 0xfff);
+	return (C->runid << 16) | (++C->nseq & 0xffff);
 }
 
 static int send_hdr(int fd, const char *scen, uint32_t seq, uint32_t flags, uint32_t arg)
@@ -1467,13 +1491,18 @@ static void c_timeouts(struct cctx *C, struct log *L)
 	dt = now_ms() - t0;
 	lg(L, "recv_timeout_elapsed", "%s", dt >= 150 && dt < 3000 ? "ok" : "BAD");
 	lr(L, "set_sndtimeo", setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)));
+	/* the peer does not read: the send buffer must fill up and a send
+	 * must fail with EAGAIN after ~200ms (256 MiB is "never full") */
 	for (;;) {
+		t0 = now_ms();
 		r = send(fd, b, 65536, MSG_NOSIGNAL);
+		dt = now_ms() - t0;
 		if (r <= 0 || total > (256LL << 20))
 			break;
 		total += r;
 	}
 	lr(L, "send_until_full", r);
+	lg(L, "send_timeout_elapsed", "%s", dt >= 150 && dt < 3000 ? "ok" : "BAD");
 	lg(L, "sent_some", "%d", total > 0);
 	while ((r = send(fd, b, 65536, MSG_DONTWAIT | MSG_NOSIGNAL)) > 0)
 		;
@@ -1500,13 +1529,13 @@ static void s_timeouts(int fd, struct log *L, struct sinfo *S)
 	long end = now_ms() + 30000;
 
 	(void)S;
-	/* do not read until the receive queue stopped growing for 600ms */
+	/* do not read until the receive queue stopped growing for 1.5 s */
 	lpoll(L, "poll_data", fd, POLLIN);
 	while (now_ms() < end) {
 		if (ioctl(fd, FIONREAD, &v) < 0)
 			break;
 		if (v == prev) {
-			if (++same >= 30)
+			if (++same >= 75)	/* 1.5 s */
 				break;
 		} else {
 			same = 0;
@@ -2590,9 +2619,13 @@ static int in_list(const char *list, const char *name)
 	return 0;
 }
 
+/* run the scenarios, each in a child process bounded by SCEN_TIMEOUT (a hang
+ * or crash is recorded in the transcript and the run goes on); returns the
+ * number of hung or crashed scenarios */
 static int run_client(struct cctx *C, const char *only, int kinds, FILE *out)
 {
-	int i, ran = 0;
+	int i, ran = 0, failed = 0, pp[2];
+	pid_t pid;
 
 	fprintf(out, "# sockdiff transcript v1 %s\n", g_v6 ? "ipv6" : "ipv4");
 	for (i = 0; i < NSCEN; i++) {
@@ -2605,30 +2638,82 @@ static int run_client(struct cctx *C, const char *only, int kinds, FILE *out)
 			continue;
 		ran++;
 		g_cur = scens[i].name;
-		alarm(SCEN_TIMEOUT);
-		log_init(&L, scens[i].name, 'C');
-		C->scen = scens[i].sname ? scens[i].sname : scens[i].name;
-		C->have_report = 0;
-		scens[i].cfn(C, &L);
-		if (L.buf)
-			fputs(L.buf, out);
-		if (C->have_report && scens[i].sname) {
-			log_init(&S, scens[i].name, 'S');
-			if (fetch_report(C, C->seq, &S) < 0)
-				fprintf(out, "%s S 00.report_fetch FAILED\n", scens[i].name);
-			else if (S.buf)
-				fputs(S.buf, out);
-			free(S.buf);
+		C->nseq = i * 256;	/* distinct report keys per scenario */
+		fflush(out);
+		fflush(stderr);
+		if (pipe(pp) < 0)
+			die("pipe: %s", strerror(errno));
+		pid = fork();
+		if (pid < 0)
+			die("fork: %s", strerror(errno));
+		if (pid == 0) {
+			/* child: run one scenario, transcript into the pipe */
+			close(pp[0]);
+			alarm(SCEN_TIMEOUT + 5);
+			log_init(&L, scens[i].name, 'C');
+			L.tee = pp[1];	/* lines survive a hang */
+			C->scen = scens[i].sname ? scens[i].sname : scens[i].name;
+			C->have_report = 0;
+			scens[i].cfn(C, &L);
+			if (C->have_report && scens[i].sname) {
+				log_init(&S, scens[i].name, 'S');
+				if (fetch_report(C, C->seq, &S) < 0)
+					lg(&L, "report_fetch", "FAILED");
+				else if (S.buf)
+					log_raw(&L, S.buf, S.len);
+				free(S.buf);
+			}
+			_exit(0);
 		}
-		free(L.buf);
-		alarm(0);
+		close(pp[1]);
+		/* parent: collect, bounded by SCEN_TIMEOUT */
+		{
+			char buf[65536];
+			long end = now_ms() + SCEN_TIMEOUT * 1000L;
+			int st = 0, timed_out = 0;
+
+			for (;;) {
+				struct pollfd p = { .fd = pp[0], .events = POLLIN };
+				long left = end - now_ms();
+				ssize_t r;
+
+				if (left <= 0) {
+					timed_out = 1;
+					break;
+				}
+				if (poll(&p, 1, left) <= 0)
+					continue;
+				r = read(pp[0], buf, sizeof(buf));
+				if (r < 0 && errno == EINTR)
+					continue;
+				if (r <= 0)
+					break;
+				fwrite(buf, 1, r, out);
+			}
+			close(pp[0]);
+			if (timed_out)
+				kill(pid, SIGKILL);
+			if (waitpid(pid, &st, 0) < 0)
+				die("waitpid: %s", strerror(errno));
+			if (timed_out) {
+				fprintf(out, "%s C 99.HANG killed after %ds\n", scens[i].name, SCEN_TIMEOUT);
+				fprintf(stderr, "sockdiff: %s: HANG, killed after %d s\n",
+					scens[i].name, SCEN_TIMEOUT);
+				failed++;
+			} else if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+				fprintf(out, "%s C 99.CHILD_FAILED status=0x%x\n", scens[i].name, st);
+				fprintf(stderr, "sockdiff: %s: child failed (status 0x%x)\n",
+					scens[i].name, st);
+				failed++;
+			}
+		}
 		fflush(out);
 		fprintf(stderr, "sockdiff: %-10s done in %ld ms\n", scens[i].name, now_ms() - t0);
 	}
 	g_cur = "-";
 	if (only && !ran)
 		die("no such scenario: %s", only);
-	return 0;
+	return failed;
 }
 
 static void send_quit(struct cctx *C)
@@ -2764,7 +2849,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	const char *mode, *host = NULL, *outp = NULL, *only = NULL, *bindip = NULL;
-	int port = -1, timeout = 600, rounds = 50, quit = 0, i;
+	int port = -1, timeout = 600, rounds = 50, quit = 0, i, rc = 0;
 	struct cctx C;
 	FILE *out = stdout;
 
@@ -2819,7 +2904,7 @@ int main(int argc, char **argv)
 	if (outp && !(out = fopen(outp, "w")))
 		die("open %s: %s", outp, strerror(errno));
 	memset(&C, 0, sizeof(C));
-	C.runid = (getpid() ^ (uint32_t)time(NULL)) & 0xfffff;
+	C.runid = (getpid() ^ (uint32_t)time(NULL)) & 0xffff;
 
 	if (!strcmp(mode, "server")) {
 		struct srvargs sa;
@@ -2845,7 +2930,7 @@ int main(int argc, char **argv)
 			alarm(30);
 			quit = 1;
 		} else if (!strcmp(mode, "client")) {
-			run_client(&C, only, PEER, out);
+			rc = run_client(&C, only, PEER, out) ? 1 : 0;
 		} else {
 			struct log L;
 			int f;
@@ -2858,14 +2943,16 @@ int main(int argc, char **argv)
 			if (L.buf)
 				fputs(L.buf, out);
 			free(L.buf);
-			if (f)
+			if (f) {
 				fprintf(stderr, "sockdiff: race: %d failed rounds\n", f);
+				rc = 1;
+			}
 		}
 		if (quit)
 			send_quit(&C);
 		if (out != stdout && fclose(out))
 			die("write %s: %s", outp, strerror(errno));
-		return 0;
+		return rc;
 	}
 	if (!strcmp(mode, "local")) {
 		struct srvargs sa;
@@ -2881,12 +2968,12 @@ int main(int argc, char **argv)
 		C.host = host;
 		C.port = srv_lport;
 		C.srvlen = mkaddr(&C.srv, host, srv_lport);
-		run_client(&C, only, PEER | LOCAL, out);
+		rc = run_client(&C, only, PEER | LOCAL, out) ? 1 : 0;
 		srv_quit = 1;
 		pthread_join(th, NULL);
 		if (out != stdout && fclose(out))
 			die("write %s: %s", outp, strerror(errno));
-		return 0;
+		return rc;
 	}
 	usage();
 	return 2;
