@@ -14,6 +14,9 @@
  * registration and no callback rewiring when the mode is decided.
  */
 #include <linux/module.h>
+#include <linux/smc.h>
+#include <linux/sock_diag.h>
+#include <net/genetlink.h>
 #include <linux/net.h>
 #include <linux/poll.h>
 #include <linux/sockptr.h>
@@ -532,3 +535,5 @@ module_exit(smc_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Shared Memory Communications over RDMA (SMC-R)");
 MODULE_ALIAS_NETPROTO(PF_SMC);
+MODULE_ALIAS_GENL_FAMILY(SMC_GENL_FAMILY_NAME);
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_NETLINK, NETLINK_SOCK_DIAG, AF_SMC);

@@ -183,8 +183,11 @@ void smc_accept_work(struct work_struct *work)
 		sock_hold(lsk);
 		child->listen_smc = lsmc;
 		smc_sock_link(&child->sk);
+		child->sk.sk_uid = lsk->sk_uid;
 		if (!tcp_sk(newclc->sk)->syn_smc) {
-			smc_set_fallback(child, SMC_CLC_DECL_PEERNOSMC);
+			/* The listener's own reason if it never offered SMC. */
+			smc_set_fallback(child, lsmc->fallback_reason ?:
+					 SMC_CLC_DECL_PEERNOSMC);
 			smc_accept_enqueue(lsmc, child);
 			continue;
 		}
