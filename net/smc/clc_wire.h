@@ -238,6 +238,14 @@ struct smc_clc_decline {
 	u32 peer_diagnosis_v2[4];	/* v2 only */
 };
 
+/*
+ * Decode a complete decline of @len bytes: exactly 28 bytes for v1, 44 for
+ * v2, valid eyecatchers in header and trailer (Linux 6.12 itself does not
+ * look at a decline's trailer; this codec is stricter).  hdr.first_contact
+ * is the peer's "synchronization error" indication.  peer_diagnosis_v2 is
+ * zero for v1.  Returns 0 or a negative errno as smc_clc_hdr_decode(),
+ * -EPROTO for anything else.
+ */
 int smc_clc_decline_decode(const u8 *buf, size_t len,
 			   struct smc_clc_decline *d);
 /*
