@@ -2163,6 +2163,8 @@ static int race_round(struct cctx *C, int variant, int round, char *res, size_t 
 		 te.err > 0 ? "woke" : te.err == 0 ? "TIMEOUT" : "ERR");
 	close(fd);
 	close(ep);
+	if (variant == 0 && !(tr.got == RACE_SZ && tr.sum == esum))
+		bad |= 4;	/* data must arrive intact */
 	return bad ? 1 : 0;
 }
 
@@ -2199,7 +2201,7 @@ static void s_race(int fd, struct log *L, struct sinfo *S)
 static int race_sendfile_round(struct cctx *C, int ff, size_t fsz, uint64_t fsum,
 			       int early_close, char *res, size_t rl)
 {
-	int fd = sock_new(SOCK_NONBLOCK), r;
+	int fd = sock_new(SOCK_NONBLOCK), r, serr = 0;
 	off_t off = 0;
 	ssize_t s = 0;
 	char sumbuf[64];
@@ -2216,6 +2218,7 @@ static int race_sendfile_round(struct cctx *C, int ff, size_t fsz, uint64_t fsum
 		if (s <= 0)
 			break;
 	}
+	serr = errno;
 	if (early_close) {
 		snprintf(res, rl, "sendfile_returned=%s", "yes");
 		close(fd);
@@ -2229,11 +2232,12 @@ static int race_sendfile_round(struct cctx *C, int ff, size_t fsz, uint64_t fsum
 
 		snprintf(want, sizeof(want), "%zu %016llx", fsz - sizeof(struct hdr),
 			 (unsigned long long)fsum);
-		snprintf(res, rl, "sendfile=%s data=%s", s < 0 ? ename(errno) : "ok",
+		snprintf(res, rl, "sendfile=%s data=%s", s < 0 ? ename(serr) : "ok",
 			 strcmp(sumbuf, want) ? "CORRUPT" : "intact");
+		r = strcmp(sumbuf, want) ? 1 : 0;
 	}
 	close(fd);
-	return 0;
+	return r;
 }
 
 static void s_race_sf(int fd, struct log *L, struct sinfo *S)
@@ -2313,7 +2317,7 @@ static int run_race(struct cctx *C, int rounds, struct log *L)
 		free(b);
 		prev[0] = 0;
 		for (i = 0; i < rounds / 4 + 1; i++) {
-			race_sendfile_round(C, ff, fsz, fsum, v, res, sizeof(res));
+			fails += race_sendfile_round(C, ff, fsz, fsum, v, res, sizeof(res));
 			if (!prev[0] || strcmp(prev, res)) {
 				snprintf(st, sizeof(st), "sendfile_%s_r%d", v ? "peer_close" : "connect", i);
 				lg(L, st, "%s", res);

@@ -55,13 +55,16 @@ compare() {
 }
 
 # run NAME CMD...: run sockdiff, note failure (nonzero exit = internal error,
-# hang caught by alarm, or race failure)
+# hung or crashed scenario, or race failure); logs how many RoCE packets
+# moved meanwhile (few: the AF_SMC connections fell back to TCP)
 run() {
-	local name=$1 t0=$SECONDS rc=0
+	local name=$1 t0=$SECONDS rc=0 tx0 tx1
 
 	shift
+	tx0=$(rdma_counter sent_pkts 2>/dev/null || echo 0)
 	"$sd" "$@" 2>"$RESULTS/$name.err" || rc=$?
-	log "$name: exit $rc in $((SECONDS - t0))s"
+	tx1=$(rdma_counter sent_pkts 2>/dev/null || echo 0)
+	log "$name: exit $rc in $((SECONDS - t0))s, rxe0 sent_pkts +$((tx1 - tx0))"
 	if [ "$rc" -ne 0 ]; then
 		tail -n 5 "$RESULTS/$name.err" | sed "s/^/  $name| /"
 		bad=1
