@@ -1126,6 +1126,110 @@ static void s_rst(int fd, struct log *L, struct sinfo *S)
 	lr(L, "send_after_rst", send(fd, b, 100, MSG_NOSIGNAL));
 }
 
+/* ---- close with unread data -> peer gets a reset */
+static void c_closeunread(struct cctx *C, struct log *L)
+{
+	int fd = cconn(C, L);
+
+	if (fd < 0)
+		return;
+	lr(L, "tok", tok_recv(fd, 'u'));
+	lg(L, "inq", "%d", wait_inq(fd, 100, WAIT_MS));
+	lr(L, "close_with_unread", close(fd));
+}
+
+static void s_closeunread(int fd, struct log *L, struct sinfo *S)
+{
+	char b[200];
+
+	(void)S;
+	gen((unsigned char *)b, 100, 41);
+	lr(L, "tok", tok_send(fd, 'u'));
+	lr(L, "send100", writen(fd, b, 100));
+	lpoll(L, "poll_after_peer_close", fd, POLLERR | POLLHUP);
+	lr(L, "recv", recv(fd, b, 100, 0));
+	lr(L, "recv_again", recv(fd, b, 100, 0));
+	lr(L, "send", send(fd, b, 10, MSG_NOSIGNAL));
+}
+
+/* ---- SO_RCVLOWAT: poll/recv wait for the low-water mark */
+static void c_rcvlowat(struct cctx *C, struct log *L)
+{
+	char b[200];
+	struct pollfd p;
+	int fd = cconn(C, L);
+
+	if (fd < 0)
+		return;
+	lr(L, "tok1", tok_send(fd, '1'));	/* the peer sends 50 bytes */
+	lg(L, "inq50", "%d", wait_inq(fd, 50, WAIT_MS));
+	lr(L, "set_rcvlowat_100", setint(fd, SOL_SOCKET, SO_RCVLOWAT, 100));
+	p = (struct pollfd){ .fd = fd, .events = POLLIN };
+	lr(L, "poll_below_lowat", poll(&p, 1, 300));
+	lr(L, "recv_peek_dontwait_below_lowat", recv(fd, b, 200, MSG_DONTWAIT | MSG_PEEK));
+	lr(L, "tok2", tok_send(fd, '2'));	/* 50 more */
+	p = (struct pollfd){ .fd = fd, .events = POLLIN };
+	lr(L, "poll_at_lowat", poll(&p, 1, 10000));
+	wait_inq(fd, 100, WAIT_MS);
+	lr(L, "recv_at_lowat", recv(fd, b, 200, 0));
+	lr(L, "set_rcvlowat_1", setint(fd, SOL_SOCKET, SO_RCVLOWAT, 1));
+	lr(L, "tok3", tok_send(fd, '3'));
+	lr(L, "recv_eof", recv(fd, b, 200, 0));
+	close(fd);
+}
+
+static void s_rcvlowat(int fd, struct log *L, struct sinfo *S)
+{
+	char b[100];
+
+	(void)S;
+	gen((unsigned char *)b, 100, 43);
+	lr(L, "tok1", tok_recv(fd, '1'));
+	lr(L, "send50", writen(fd, b, 50));
+	lr(L, "tok2", tok_recv(fd, '2'));
+	lr(L, "send50b", writen(fd, b + 50, 50));
+	lr(L, "tok3", tok_recv(fd, '3'));
+}
+
+/* ---- urgent data (MSG_OOB), SIOCATMARK, SO_OOBINLINE */
+static void c_oob(struct cctx *C, struct log *L)
+{
+	int fd = cconn(C, L);
+
+	if (fd < 0)
+		return;
+	lr(L, "send_abc", send(fd, "abc", 3, 0));
+	lr(L, "send_oob", send(fd, "X", 1, MSG_OOB));
+	lr(L, "tok", tok_recv(fd, 'o'));
+	close(fd);
+}
+
+static void s_oob(int fd, struct log *L, struct sinfo *S)
+{
+	char b[16] = { 0 };
+	int v = -1;
+	ssize_t r;
+
+	(void)S;
+	lpoll(L, "poll_urgent", fd, POLLPRI | POLLIN);
+	lg(L, "inq", "%d", wait_inq(fd, 3, WAIT_MS));
+	lr(L, "SIOCATMARK_before", ioctl(fd, SIOCATMARK, &v));
+	lg(L, "atmark_before", "%d", v);
+	r = recv(fd, b, sizeof(b), MSG_OOB);
+	lr(L, "recv_oob", r);
+	lg(L, "oob_byte", "%c", r == 1 ? b[0] : '?');
+	lr(L, "recv_oob_again", recv(fd, b, sizeof(b), MSG_OOB));
+	lpoll(L, "poll_after_oob", fd, POLLIN);
+	r = recv(fd, b, sizeof(b), 0);
+	lr(L, "recv_normal", r);
+	lg(L, "normal_data", "%.*s", r > 0 ? (int)r : 0, b);
+	v = -1;
+	ioctl(fd, SIOCATMARK, &v);
+	lg(L, "atmark_after", "%d", v);
+	lr(L, "tok", tok_send(fd, 'o'));
+	lr(L, "recv_eof", recv(fd, b, sizeof(b), 0));
+}
+
 /* ---- poll / select states */
 static void lselect(struct log *L, const char *step, int fd, int ms)
 {
@@ -2353,6 +2457,9 @@ static const struct scen scens[] = {
 	{ "shutrdwr", PEER, c_shutrdwr, "shutrdwr" },
 	{ "close", PEER, c_close, "close" },
 	{ "rst", PEER, c_rst, "rst" },
+	{ "closeunread", PEER, c_closeunread, "closeunread" },
+	{ "rcvlowat", PEER, c_rcvlowat, "rcvlowat" },
+	{ "oob", PEER, c_oob, "oob" },
 	{ "poll", PEER, c_poll, "poll" },
 	{ "epoll", PEER, c_epoll, "epoll" },
 	{ "nbconnect", PEER, c_nbconnect, "nbconnect" },
@@ -2378,6 +2485,7 @@ static const struct shalf shalves[] = {
 	{ "connect", s_connect }, { "echo", s_echo }, { "iocalls", s_iocalls },
 	{ "msgflags", s_msgflags }, { "shutwr", s_shutwr }, { "shutrd", s_shutrd },
 	{ "shutrdwr", s_shutrdwr }, { "close", s_close }, { "rst", s_rst },
+	{ "closeunread", s_closeunread }, { "rcvlowat", s_rcvlowat }, { "oob", s_oob },
 	{ "poll", s_poll }, { "epoll", s_epoll }, { "nbconnect", s_nbconnect },
 	{ "sockopt", s_sockopt }, { "timeouts", s_timeouts }, { "ioctl", s_ioctl },
 	{ "splice", s_splice }, { "race", s_race }, { "race_sf", s_race_sf },
