@@ -2911,26 +2911,57 @@ static struct tline *load(const char *path, int *n)
 	return t;
 }
 
+/* scenario name of a key ("scen side name#k") */
+static size_t scen_len(const char *key)
+{
+	return strcspn(key, " ");
+}
+
+#define MAXPER 12	/* differences printed per scenario */
+
+/* print one difference unless the scenario already had MAXPER of them */
+static void pdiff(int *cnt, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (++*cnt > MAXPER)
+		return;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
 static int do_compare(const char *pa, const char *pb)
 {
-	int na, nb, i, j, diffs = 0;
+	int na, nb, i, j, diffs = 0, per = 0;
 	struct tline *a = load(pa, &na), *b = load(pb, &nb);
+	const char *cur = "";
+	size_t cl = 0;
 
 	for (i = 0; i < na; i++) {
+		if (scen_len(a[i].key) != cl || strncmp(a[i].key, cur, cl)) {
+			if (per > MAXPER)
+				printf("  ... %d more difference(s) in %.*s\n", per - MAXPER, (int)cl, cur);
+			cur = a[i].key;
+			cl = scen_len(cur);
+			per = 0;
+		}
 		for (j = 0; j < nb; j++)
 			if (!b[j].used && !strcmp(a[i].key, b[j].key))
 				break;
 		if (j == nb) {
-			printf("only in A: %s %s\n", a[i].key, a[i].val);
+			pdiff(&per, "only in A: %s %s\n", a[i].key, a[i].val);
 			diffs++;
 			continue;
 		}
 		b[j].used = 1;
 		if (strcmp(a[i].val, b[j].val)) {
-			printf("differs:   %s\n    A: %s\n    B: %s\n", a[i].key, a[i].val, b[j].val);
+			pdiff(&per, "differs:   %s\n    A: %s\n    B: %s\n", a[i].key, a[i].val, b[j].val);
 			diffs++;
 		}
 	}
+	if (per > MAXPER)
+		printf("  ... %d more difference(s) in %.*s\n", per - MAXPER, (int)cl, cur);
 	for (j = 0; j < nb; j++)
 		if (!b[j].used) {
 			printf("only in B: %s %s\n", b[j].key, b[j].val);
