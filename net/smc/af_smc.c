@@ -67,6 +67,7 @@ struct smc_sock *smc_sock_alloc(struct net *net, struct socket *sock,
 	if (!sk)
 		return NULL;
 	sock_init_data(sock, sk);
+	sk->sk_type = SOCK_STREAM;
 	sk->sk_protocol = protocol;
 	sk->sk_state = TCP_CLOSE;
 	smc = smc_sk(sk);
@@ -94,6 +95,7 @@ void smc_sock_destroy(struct smc_sock *smc)
 		smc->clcsock = NULL;
 		/* Borrowed from the AF_SMC socket, see smc_splice_read(). */
 		clcsock->file = NULL;
+		smc_clcsock_detach(clcsock);
 		sock_release(clcsock);
 	}
 	sock_put(&smc->sk);
@@ -180,6 +182,7 @@ static int smc_create(struct net *net, struct socket *sock, int protocol,
 	/* SOL_SOCKET options must reach both sockets, see smc_setsockopt. */
 	set_bit(SOCK_CUSTOM_SOCKOPT, &sock->flags);
 	smc_clcsock_redirect_wq(smc, sock);
+	smc_clcsock_attach(smc);
 	smc_copy_sockopts_from_clc(smc);
 	smc_sock_link(&smc->sk);
 	return 0;
@@ -232,6 +235,7 @@ static __poll_t smc_poll(struct file *file, struct socket *sock,
 	__poll_t mask;
 
 	sock_poll_wait(file, sock, wait);
+	smc_clcsock_err_sync(smc);
 	if (READ_ONCE(sk->sk_state) == TCP_LISTEN)
 		mask = smc_listen_poll(smc);
 	/* pairs with the release when the handshake is decided */
@@ -398,7 +402,10 @@ static int smc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	rc = smc_wait_hs(smc, nonblock, sock_sndtimeo(sk, nonblock));
 	if (rc)
 		return rc;
-	return smc->clcsock->ops->sendmsg(smc->clcsock, msg, len);
+	smc_clcsock_err_sync(smc);
+	rc = smc->clcsock->ops->sendmsg(smc->clcsock, msg, len);
+	smc_clcsock_err_sync(smc);
+	return rc;
 }
 
 static int smc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
@@ -412,7 +419,10 @@ static int smc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	rc = smc_wait_hs(smc, nonblock, sock_rcvtimeo(sk, nonblock));
 	if (rc)
 		return rc;
-	return smc->clcsock->ops->recvmsg(smc->clcsock, msg, len, flags);
+	smc_clcsock_err_sync(smc);
+	rc = smc->clcsock->ops->recvmsg(smc->clcsock, msg, len, flags);
+	smc_clcsock_err_sync(smc);
+	return rc;
 }
 
 static ssize_t smc_splice_read(struct socket *sock, loff_t *ppos,
@@ -423,7 +433,7 @@ static ssize_t smc_splice_read(struct socket *sock, loff_t *ppos,
 	struct smc_sock *smc = smc_sk(sk);
 	bool nonblock = (flags & SPLICE_F_NONBLOCK) ||
 			(sock->file && (sock->file->f_flags & O_NONBLOCK));
-	int rc;
+	ssize_t rc;
 
 	rc = smc_wait_hs(smc, nonblock, sock_rcvtimeo(sk, nonblock));
 	if (rc)
@@ -434,8 +444,11 @@ static ssize_t smc_splice_read(struct socket *sock, loff_t *ppos,
 	 * clcsock is released.
 	 */
 	WRITE_ONCE(smc->clcsock->file, sock->file);
-	return smc->clcsock->ops->splice_read(smc->clcsock, ppos, pipe, len,
-					      flags);
+	smc_clcsock_err_sync(smc);
+	rc = smc->clcsock->ops->splice_read(smc->clcsock, ppos, pipe, len,
+					    flags);
+	smc_clcsock_err_sync(smc);
+	return rc;
 }
 
 static void smc_splice_eof(struct socket *sock)

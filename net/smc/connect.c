@@ -15,53 +15,15 @@
 #include "smc.h"
 #include "clc.h"
 
-/* Every TCP socket starts with the same state-change callback. */
-static void (*smc_tcp_state_change)(struct sock *sk);
-
-/* Runs in softirq context. */
-static void smc_clcsock_state_change(struct sock *clcsk)
+/* Softirq context, clcsock's callback lock held (see clcsock.c). */
+void smc_connect_state_change(struct smc_sock *smc, struct sock *clcsk)
 {
-	void (*orig)(struct sock *sk);
-	struct smc_sock *smc;
-
-	read_lock_bh(&clcsk->sk_callback_lock);
-	smc = clcsk->sk_user_data;
-	orig = smc ? smc->clc_state_change : READ_ONCE(smc_tcp_state_change);
-	if (smc && READ_ONCE(clcsk->sk_state) != TCP_SYN_SENT &&
+	if (READ_ONCE(clcsk->sk_state) != TCP_SYN_SENT &&
 	    READ_ONCE(smc->hs_state) == SMC_HS_RUNNING) {
 		sock_hold(&smc->sk);
 		if (!queue_work(smc_wq, &smc->connect_work))
 			sock_put(&smc->sk);
 	}
-	read_unlock_bh(&clcsk->sk_callback_lock);
-	if (orig)
-		orig(clcsk);
-}
-
-static void smc_clcsock_hook(struct smc_sock *smc)
-{
-	struct sock *clcsk = smc->clcsock->sk;
-
-	write_lock_bh(&clcsk->sk_callback_lock);
-	if (clcsk->sk_state_change != smc_clcsock_state_change) {
-		smc->clc_state_change = clcsk->sk_state_change;
-		WRITE_ONCE(smc_tcp_state_change, clcsk->sk_state_change);
-		clcsk->sk_user_data = smc;
-		clcsk->sk_state_change = smc_clcsock_state_change;
-	}
-	write_unlock_bh(&clcsk->sk_callback_lock);
-}
-
-static void smc_clcsock_unhook(struct smc_sock *smc)
-{
-	struct sock *clcsk = smc->clcsock->sk;
-
-	write_lock_bh(&clcsk->sk_callback_lock);
-	if (clcsk->sk_state_change == smc_clcsock_state_change) {
-		clcsk->sk_state_change = smc->clc_state_change;
-		clcsk->sk_user_data = NULL;
-	}
-	write_unlock_bh(&clcsk->sk_callback_lock);
 }
 
 /*
@@ -96,7 +58,6 @@ void smc_connect_work(struct work_struct *work)
 	lock_sock(sk);
 	if (smc->hs_state != SMC_HS_RUNNING)
 		goto out;
-	smc_clcsock_unhook(smc);
 
 	if (READ_ONCE(clcsk->sk_state) != TCP_ESTABLISHED &&
 	    READ_ONCE(clcsk->sk_state) != TCP_CLOSE_WAIT) {
@@ -104,7 +65,8 @@ void smc_connect_work(struct work_struct *work)
 		 * connect() and SO_ERROR look for it, and allow a retry.
 		 */
 		err = xchg(&clcsk->sk_err, 0) ?: ECONNREFUSED;
-		sk->sk_err = err;
+		WRITE_ONCE(sk->sk_err, err);
+		smc->clc_err_mirrored = false;
 		smc->hs_state = SMC_HS_NONE;
 		sk->sk_state = TCP_CLOSE;
 		sk_error_report(sk);
@@ -114,7 +76,8 @@ void smc_connect_work(struct work_struct *work)
 	smc_connect_clc(smc);
 	smc_copy_sockopts_from_clc(smc);
 	sk->sk_state = TCP_ESTABLISHED;
-	smc->sk.sk_socket->state = SS_CONNECTED;
+	/* A repeated connect() on the fd finds EISCONN in TCP. */
+	smc->clcsock->state = SS_CONNECTED;
 	/* publish the mode before the state: readers acquire hs_state */
 	smp_store_release(&smc->hs_state, SMC_HS_DONE);
 	sk->sk_state_change(sk);
@@ -125,7 +88,11 @@ out:
 	sock_put(sk);
 }
 
-/* Wait for the handshake to decide.  Called with the socket locked. */
+/*
+ * Wait for the handshake to decide.  Called with the socket locked.
+ * Returns 0 once decided, -EINPROGRESS when @timeo ran out first, or the
+ * signal's error.
+ */
 static int smc_connect_wait(struct smc_sock *smc, long timeo)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
@@ -147,9 +114,39 @@ static int smc_connect_wait(struct smc_sock *smc, long timeo)
 			      &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
+	return rc;
+}
+
+/*
+ * The end of a failed connect, as TCP ends it: the error is reported once
+ * (ECONNABORTED if SO_ERROR took it already), the companion connection is
+ * disconnected and the socket may connect again.
+ */
+static int smc_connect_failed(struct smc_sock *smc, struct socket *sock)
+{
+	struct sock *clcsk = smc->clcsock->sk;
+	int err = sock_error(&smc->sk) ?: -ECONNABORTED;
+
+	sock->state = SS_UNCONNECTED;
+	smc->clcsock->state = SS_UNCONNECTED;
+	lock_sock(clcsk);
+	clcsk->sk_prot->disconnect(clcsk, 0);
+	tcp_sk(clcsk)->syn_smc = 0;
+	release_sock(clcsk);
+	return err;
+}
+
+/* A blocking connect, or a repeated one, learns how the handshake ended. */
+static int smc_connect_result(struct smc_sock *smc, struct socket *sock,
+			      int rc)
+{
 	if (rc)
-		return rc;
-	return sock_error(sk);
+		return rc;	/* still connecting */
+	if (smc->hs_state == SMC_HS_DONE) {
+		sock->state = SS_CONNECTED;
+		return 0;
+	}
+	return smc_connect_failed(smc, sock);
 }
 
 int smc_connect(struct socket *sock, struct sockaddr *addr, int alen,
@@ -164,32 +161,35 @@ int smc_connect(struct socket *sock, struct sockaddr *addr, int alen,
 		return -EINVAL;
 
 	lock_sock(sk);
-	switch (smc->hs_state) {
-	case SMC_HS_RUNNING:
-		rc = (flags & O_NONBLOCK) ? -EALREADY :
-			smc_connect_wait(smc, sock_sndtimeo(sk, 0));
+	if (smc->hs_state == SMC_HS_RUNNING) {
+		if (flags & O_NONBLOCK)
+			rc = -EALREADY;
+		else
+			rc = smc_connect_result(smc, sock,
+						smc_connect_wait(smc, sock_sndtimeo(sk, 0)));
 		goto out;
-	case SMC_HS_DONE:
-		/* TCP has the answer (EISCONN, or a disconnect by AF_UNSPEC). */
-		rc = clcsock->ops->connect(clcsock, addr, alen, flags);
-		goto out;
-	case SMC_HS_NONE:
-		break;
 	}
-	if (sk->sk_state == TCP_LISTEN || addr->sa_family == AF_UNSPEC) {
+	if (sock->state == SS_CONNECTING) {
+		/* A non-blocking connect ended since the last call. */
+		rc = smc_connect_result(smc, sock, 0);
+		goto out;
+	}
+	if (smc->hs_state == SMC_HS_DONE || sk->sk_state == TCP_LISTEN ||
+	    addr->sa_family == AF_UNSPEC) {
+		/* TCP has the answer: EISCONN, or a disconnect by AF_UNSPEC. */
+		smc_clcsock_err_sync(smc);
 		rc = clcsock->ops->connect(clcsock, addr, alen, flags);
+		smc_clcsock_err_sync(smc);
 		goto out;
 	}
 
 	sk->sk_err = 0;
 	if (!smc->fallback_reason)
 		tcp_sk(clcsock->sk)->syn_smc = 1;
-	smc_clcsock_hook(smc);
 	smc->hs_state = SMC_HS_RUNNING;
 	sk->sk_state = TCP_SYN_SENT;
 	rc = kernel_connect(clcsock, addr, alen, O_NONBLOCK);
 	if (rc && rc != -EINPROGRESS) {
-		smc_clcsock_unhook(smc);
 		tcp_sk(clcsock->sk)->syn_smc = 0;
 		smc->hs_state = SMC_HS_NONE;
 		sk->sk_state = TCP_CLOSE;
@@ -202,8 +202,11 @@ int smc_connect(struct socket *sock, struct sockaddr *addr, int alen,
 		if (!queue_work(smc_wq, &smc->connect_work))
 			sock_put(sk);
 	}
-	rc = (flags & O_NONBLOCK) ? -EINPROGRESS :
-		smc_connect_wait(smc, sock_sndtimeo(sk, 0));
+	if (flags & O_NONBLOCK)
+		rc = -EINPROGRESS;
+	else
+		rc = smc_connect_result(smc, sock,
+					smc_connect_wait(smc, sock_sndtimeo(sk, 0)));
 out:
 	release_sock(sk);
 	return rc;
@@ -220,7 +223,6 @@ void smc_connect_abort(struct smc_sock *smc)
 	if (READ_ONCE(smc->hs_state) == SMC_HS_RUNNING &&
 	    READ_ONCE(clcsk->sk_state) == TCP_SYN_SENT)
 		tcp_abort(clcsk, ECONNABORTED);
-	smc_clcsock_unhook(smc);
 	if (cancel_work_sync(&smc->connect_work))
 		sock_put(&smc->sk);
 }

@@ -23,73 +23,12 @@
 #include "smc.h"
 #include "clc.h"
 
-/* Every TCP socket starts with the same data-ready callback. */
-static void (*smc_tcp_data_ready)(struct sock *sk);
-
-static struct smc_sock *smc_listen_owner(const struct sock *clcsk)
+/* Softirq context, clcsock's callback lock held (see clcsock.c). */
+void smc_listen_data_ready(struct smc_sock *lsmc)
 {
-	return (struct smc_sock *)((uintptr_t)clcsk->sk_user_data &
-				   SK_USER_DATA_PTRMASK);
-}
-
-/*
- * Softirq context.  TCP clones the listener's callbacks into each new
- * connection; the clones find no owner (the pointer is marked not to be
- * copied) and behave as plain TCP until accept_work restores them.
- */
-static void smc_clcsock_data_ready(struct sock *clcsk)
-{
-	void (*orig)(struct sock *sk);
-	struct smc_sock *lsmc;
-
-	read_lock_bh(&clcsk->sk_callback_lock);
-	lsmc = smc_listen_owner(clcsk);
-	orig = lsmc ? lsmc->clc_data_ready : READ_ONCE(smc_tcp_data_ready);
-	if (lsmc && READ_ONCE(clcsk->sk_state) == TCP_LISTEN) {
-		sock_hold(&lsmc->sk);
-		if (!queue_work(smc_wq, &lsmc->accept_work))
-			sock_put(&lsmc->sk);
-	}
-	read_unlock_bh(&clcsk->sk_callback_lock);
-	if (orig && !lsmc)
-		orig(clcsk);
-}
-
-static void smc_listen_hook(struct smc_sock *lsmc)
-{
-	struct sock *clcsk = lsmc->clcsock->sk;
-
-	write_lock_bh(&clcsk->sk_callback_lock);
-	if (clcsk->sk_data_ready != smc_clcsock_data_ready) {
-		lsmc->clc_data_ready = clcsk->sk_data_ready;
-		WRITE_ONCE(smc_tcp_data_ready, clcsk->sk_data_ready);
-		__rcu_assign_sk_user_data_with_flags(clcsk, lsmc,
-						     SK_USER_DATA_NOCOPY);
-		clcsk->sk_data_ready = smc_clcsock_data_ready;
-	}
-	write_unlock_bh(&clcsk->sk_callback_lock);
-}
-
-static void smc_listen_unhook(struct smc_sock *lsmc)
-{
-	struct sock *clcsk = lsmc->clcsock->sk;
-
-	write_lock_bh(&clcsk->sk_callback_lock);
-	if (clcsk->sk_data_ready == smc_clcsock_data_ready) {
-		clcsk->sk_data_ready = lsmc->clc_data_ready;
-		rcu_assign_sk_user_data(clcsk, NULL);
-	}
-	write_unlock_bh(&clcsk->sk_callback_lock);
-}
-
-/* Give a freshly accepted TCP connection its own, plain callbacks back. */
-static void smc_child_unhook(struct smc_sock *lsmc, struct sock *clcsk)
-{
-	write_lock_bh(&clcsk->sk_callback_lock);
-	if (clcsk->sk_data_ready == smc_clcsock_data_ready)
-		clcsk->sk_data_ready = lsmc->clc_data_ready;
-	rcu_assign_sk_user_data(clcsk, NULL);
-	write_unlock_bh(&clcsk->sk_callback_lock);
+	sock_hold(&lsmc->sk);
+	if (!queue_work(smc_wq, &lsmc->accept_work))
+		sock_put(&lsmc->sk);
 }
 
 int smc_listen(struct socket *sock, int backlog)
@@ -109,10 +48,8 @@ int smc_listen(struct socket *sock, int backlog)
 	}
 	if (!smc->fallback_reason)
 		tcp_sk(clcsock->sk)->syn_smc = 1;
-	smc_listen_hook(smc);
 	rc = kernel_listen(clcsock, backlog);
 	if (rc) {
-		smc_listen_unhook(smc);
 		tcp_sk(clcsock->sk)->syn_smc = 0;
 		goto out;
 	}
@@ -155,6 +92,8 @@ static void smc_child_drop(struct smc_sock *child)
 	struct smc_sock *lsmc = child->listen_smc;
 
 	child->listen_smc = NULL;
+	/* TCP resets connections its listener never handed out */
+	sock_no_linger(child->clcsock->sk);
 	smc_sock_destroy(child);
 	if (lsmc)
 		sock_put(&lsmc->sk);
@@ -172,13 +111,14 @@ void smc_accept_work(struct work_struct *work)
 	while (lsk->sk_state == TCP_LISTEN && !smc_accept_q_full(lsmc)) {
 		if (kernel_accept(lsmc->clcsock, &newclc, O_NONBLOCK))
 			break;
-		smc_child_unhook(lsmc, newclc->sk);
 		child = smc_sock_alloc(sock_net(lsk), NULL, lsk->sk_protocol);
 		if (!child) {
+			smc_clcsock_detach(newclc);
 			sock_release(newclc);
 			continue;
 		}
 		child->clcsock = newclc;
+		smc_clcsock_attach(child);
 		child->server = true;
 		sock_hold(lsk);
 		child->listen_smc = lsmc;
@@ -362,7 +302,6 @@ void smc_listen_close(struct smc_sock *lsmc)
 
 	lock_sock(lsk);
 	lsk->sk_state = TCP_CLOSE;
-	smc_listen_unhook(lsmc);
 	list_splice_init(&lsmc->accept_q, &drop);
 	WRITE_ONCE(lsmc->accept_q_len, 0);
 	lsk->sk_state_change(lsk);

@@ -35,18 +35,16 @@ struct smc_sock {
 	u32 fallback_reason;		/* SMC_CLC_DECL_*, 0 when none */
 	u32 peer_diagnosis;		/* reason the peer declined, if it did */
 	bool server;			/* created by accept */
-	int hs_err;			/* connect error seen by the handshake */
+	bool clc_err_mirrored;		/* sk_err holds a copy of clcsock's */
 
 	/* active open */
 	struct work_struct connect_work;
-	void (*clc_state_change)(struct sock *sk);	/* clcsock's original */
 
 	/* passive open: listener side */
 	struct work_struct accept_work;	/* drains clcsock's accept queue */
 	struct list_head accept_q;	/* children ready for accept() */
 	unsigned int accept_q_len;
 	unsigned int hs_pending;	/* children still in the handshake */
-	void (*clc_data_ready)(struct sock *sk);	/* clcsock's original */
 
 	/* passive open: child side */
 	struct smc_sock *listen_smc;	/* holds a reference while queued */
@@ -78,10 +76,16 @@ void smc_set_fallback(struct smc_sock *smc, u32 reason);
 void smc_copy_sockopts_from_clc(struct smc_sock *smc);
 void smc_clcsock_redirect_wq(struct smc_sock *smc, struct socket *sock);
 
+/* clcsock.c: callbacks on the companion socket */
+void smc_clcsock_attach(struct smc_sock *smc);
+void smc_clcsock_detach(struct socket *clcsock);
+void smc_clcsock_err_sync(struct smc_sock *smc);
+
 /* connect.c: active open */
 int smc_connect(struct socket *sock, struct sockaddr *addr, int alen,
 		int flags);
 void smc_connect_work(struct work_struct *work);
+void smc_connect_state_change(struct smc_sock *smc, struct sock *clcsk);
 void smc_connect_abort(struct smc_sock *smc);
 
 /* listen.c: passive open */
@@ -90,6 +94,7 @@ int smc_accept(struct socket *sock, struct socket *newsock,
 	       struct proto_accept_arg *arg);
 void smc_accept_work(struct work_struct *work);
 void smc_hs_work(struct work_struct *work);
+void smc_listen_data_ready(struct smc_sock *lsmc);
 void smc_listen_close(struct smc_sock *lsmc);
 __poll_t smc_listen_poll(struct smc_sock *lsmc);
 
