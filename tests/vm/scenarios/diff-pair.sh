@@ -125,7 +125,16 @@ esac
 if [ "$VM_INDEX" -le 1 ] && [ "$myfam" = smc ]; then
 	run local-oracle local --family inet --host "$VM_IP" --out "$RESULTS/local-oracle.txt"
 	run local-smc local --family smc --host "$VM_IP" --out "$RESULTS/local-smc.txt"
-	compare local "$RESULTS/local-oracle.txt" "$RESULTS/local-smc.txt"
+	if [ "$SMC_IMPL" = dist ]; then
+		# The distribution's module against itself: where upstream
+		# differs from TCP is worth seeing, but it is not ours to fail.
+		saved_bad=$bad
+		compare local "$RESULTS/local-oracle.txt" "$RESULTS/local-smc.txt"
+		bad=$saved_bad
+		log "local (distribution's smc.ko): informational only"
+	else
+		compare local "$RESULTS/local-oracle.txt" "$RESULTS/local-smc.txt"
+	fi
 fi
 barrier local-done 900
 
