@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CDC wire codec and cursor arithmetic for SMC-R.
+ *
+ * Wire layout (all multi-byte fields big-endian):
+ *   0  type 0xfe        1  length 44        2  seqno (16)
+ *   4  alert token (32)
+ *   8  producer cursor: 2 reserved, wrap (16), count (32)
+ *  16  consumer cursor: same layout
+ *  24  producer flags   25  connection state flags
+ *  26  18 reserved bytes
+ * Flag bits are numbered from the most significant bit down.
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/string.h>
+#include <linux/unaligned.h>
+#include <net/sock.h>
+#include "cdc_wire.h"
+
+#define CDC_TYPE		0
+#define CDC_LEN			1
+#define CDC_SEQNO		2
+#define CDC_TOKEN		4
+#define CDC_PROD		8
+#define CDC_CONS		16
+#define CDC_PROD_FLAGS		24
+#define CDC_CONN_FLAGS		25
+/* within a cursor */
+#define CURS_WRAP		2
+#define CURS_COUNT		4
+
+#define PF_WRITE_BLOCKED	0x80
+#define PF_URG_DATA_PENDING	0x40
+#define PF_URG_DATA_PRESENT	0x20
+#define PF_CONS_CURS_UPD_REQ	0x10
+#define PF_FAILOVER_VALIDATION	0x08
+
+#define CF_PEER_DONE_WRITING	0x80
+#define CF_PEER_CONN_CLOSED	0x40
+#define CF_PEER_CONN_ABORT	0x20
+
+static void cdc_get_curs(const u8 *p, struct smc_curs *c)
+{
+	c->wrap = get_unaligned_be16(p + CURS_WRAP);
+	c->count = get_unaligned_be32(p + CURS_COUNT);
+}
+
+static void cdc_put_curs(const struct smc_curs *c, u8 *p)
+{
+	put_unaligned_be16(c->wrap, p + CURS_WRAP);
+	put_unaligned_be32(c->count, p + CURS_COUNT);
+}
+
+int smc_cdc_decode(const u8 *buf, size_t len, struct smc_cdc_msg *m)
+{
+	u8 pf, cf;
+
+	memset(m, 0, sizeof(*m));
+	if (len < SMC_CDC_MSG_LEN)
+		return -EINVAL;
+	if (buf[CDC_TYPE] != SMC_CDC_MSG_TYPE ||
+	    buf[CDC_LEN] != SMC_CDC_MSG_LEN)
+		return -EPROTO;
+	m->seqno = get_unaligned_be16(buf + CDC_SEQNO);
+	m->token = get_unaligned_be32(buf + CDC_TOKEN);
+	cdc_get_curs(buf + CDC_PROD, &m->prod);
+	cdc_get_curs(buf + CDC_CONS, &m->cons);
+	pf = buf[CDC_PROD_FLAGS];
+	m->write_blocked = pf & PF_WRITE_BLOCKED;
+	m->urg_data_pending = pf & PF_URG_DATA_PENDING;
+	m->urg_data_present = pf & PF_URG_DATA_PRESENT;
+	m->cons_curs_upd_req = pf & PF_CONS_CURS_UPD_REQ;
+	m->failover_validation = pf & PF_FAILOVER_VALIDATION;
+	cf = buf[CDC_CONN_FLAGS];
+	m->peer_done_writing = cf & CF_PEER_DONE_WRITING;
+	m->peer_conn_closed = cf & CF_PEER_CONN_CLOSED;
+	m->peer_conn_abort = cf & CF_PEER_CONN_ABORT;
+	return 0;
+}
+
+int smc_cdc_encode(const struct smc_cdc_msg *m, u8 *buf, size_t cap)
+{
+	u8 pf = 0, cf = 0;
+
+	if (cap < SMC_CDC_MSG_LEN)
+		return -ENOSPC;
+	memset(buf, 0, SMC_CDC_MSG_LEN);
+	buf[CDC_TYPE] = SMC_CDC_MSG_TYPE;
+	buf[CDC_LEN] = SMC_CDC_MSG_LEN;
+	put_unaligned_be16(m->seqno, buf + CDC_SEQNO);
+	put_unaligned_be32(m->token, buf + CDC_TOKEN);
+	cdc_put_curs(&m->prod, buf + CDC_PROD);
+	cdc_put_curs(&m->cons, buf + CDC_CONS);
+	if (m->write_blocked)
+		pf |= PF_WRITE_BLOCKED;
+	if (m->urg_data_pending)
+		pf |= PF_URG_DATA_PENDING;
+	if (m->urg_data_present)
+		pf |= PF_URG_DATA_PRESENT;
+	if (m->cons_curs_upd_req)
+		pf |= PF_CONS_CURS_UPD_REQ;
+	if (m->failover_validation)
+		pf |= PF_FAILOVER_VALIDATION;
+	if (m->peer_done_writing)
+		cf |= CF_PEER_DONE_WRITING;
+	if (m->peer_conn_closed)
+		cf |= CF_PEER_CONN_CLOSED;
+	if (m->peer_conn_abort)
+		cf |= CF_PEER_CONN_ABORT;
+	buf[CDC_PROD_FLAGS] = pf;
+	buf[CDC_CONN_FLAGS] = cf;
+	return SMC_CDC_MSG_LEN;
+}
+
+/* ---------------------------------------------------------------------- */
+/* cursors                                                                 */
+
+int smc_curs_add(u32 size, struct smc_curs *c, u32 n)
+{
+	u64 pos;
+
+	if (!size || c->count >= size || n > size)
+		return -EINVAL;
+	pos = (u64)c->count + n;	/* < 2 * size, no u32 overflow */
+	if (pos >= size) {
+		pos -= size;
+		c->wrap++;
+	}
+	c->count = pos;
+	return 0;
+}
+
+s64 smc_curs_delta(u32 size, const struct smc_curs *from,
+		   const struct smc_curs *to)
+{
+	s16 wraps = (s16)(u16)(to->wrap - from->wrap);
+
+	return (s64)wraps * size + (s64)to->count - (s64)from->count;
+}
+
+u32 smc_curs_diff(u32 size, const struct smc_curs *from,
+		  const struct smc_curs *to)
+{
+	return clamp_t(s64, smc_curs_delta(size, from, to), 0, size);
+}
+
+u32 smc_cdc_rx_avail(u32 size, const struct smc_curs *cons,
+		     const struct smc_curs *prod)
+{
+	return smc_curs_diff(size, cons, prod);
+}
+
+u32 smc_cdc_tx_space(u32 size, const struct smc_curs *peer_cons,
+		     const struct smc_curs *prod)
+{
+	return size - smc_curs_diff(size, peer_cons, prod);
+}
+
+int smc_curs_check(u32 size, const struct smc_curs *old,
+		   const struct smc_curs *new, const struct smc_curs *limit)
+{
+	s64 ahead;
+
+	if (!size || old->count >= size || (limit && limit->count >= size))
+		return -EINVAL;
+	if (new->count >= size)
+		return -ERANGE;
+	ahead = smc_curs_delta(size, old, new);
+	if (ahead < 0)
+		return -EPROTO;
+	if (ahead > size)
+		return -EOVERFLOW;
+	if (limit && smc_curs_delta(size, new, limit) < 0)
+		return -EOVERFLOW;
+	return 0;
+}
+
+u32 smc_cdc_wnd_update_limit(u32 size)
+{
+	return max_t(u32, size / 10, SOCK_MIN_SNDBUF / 2);
+}
+
+bool smc_cdc_cons_update_needed(const struct smc_cdc_wnd *w)
+{
+	u32 unconfirmed, peer_free;
+
+	if (w->peer_upd_req || w->force)
+		return true;
+	unconfirmed = smc_curs_diff(w->size, &w->confirmed, &w->cons);
+	if (unconfirmed <= w->update_limit)
+		return false;
+	/* what the peer believes is free: it only knows @confirmed */
+	peer_free = w->size - smc_curs_diff(w->size, &w->confirmed,
+					    &w->peer_prod);
+	return peer_free <= w->size / 2 || w->peer_write_blocked;
+}
+
+/* ---------------------------------------------------------------------- */
+/* compressed buffer sizes                                                 */
+
+u8 smc_bufsize_compress(u32 size, bool smcd)
+{
+	u8 max = smcd ? SMCD_BUF_COMP_MAX : SMCR_BUF_COMP_MAX;
+	u32 units;
+
+	if (size <= SMC_BUF_MIN_SIZE)
+		return 0;
+	/* number of 16 KiB units, rounded up, minus one: >= 1 here */
+	units = (size - 1) / SMC_BUF_MIN_SIZE;
+	return min_t(u32, ilog2(units) + 1, max);
+}
+
+int smc_bufsize_uncompress(u8 comp)
+{
+	if (comp > SMCR_BUF_COMP_MAX)
+		return -EINVAL;
+	return SMC_BUF_MIN_SIZE << comp;
+}

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * CDC (connection data control) wire codec and cursor arithmetic for
+ * SMC-R.
+ *
+ * A CDC message is a 44-byte RDMA SEND that tells the peer how far this
+ * side has produced into the peer's RMB (the producer cursor) and how far
+ * it has consumed from its own RMB (the consumer cursor), plus a few
+ * flags.  A cursor is a byte offset into a ring (the RMB element) of size
+ * N together with a 16-bit count of how often the ring was wrapped.
+ *
+ * Pure functions only: no verbs, no sockets, no allocation, no locks.
+ * The callers own the cursors and must serialize access to them.
+ */
+#ifndef SMC_CDC_WIRE_H
+#define SMC_CDC_WIRE_H
+
+#include <linux/types.h>
+
+#define SMC_CDC_MSG_TYPE		0xfe
+#define SMC_CDC_MSG_LEN			44
+
+/* A ring position: byte @count within the ring, @wrap times around. */
+struct smc_curs {
+	u16 wrap;
+	u32 count;
+};
+
+/* A CDC message, decoded (host byte order). */
+struct smc_cdc_msg {
+	u16 seqno;
+	u32 token;			/* the receiver's RMBE alert token */
+	struct smc_curs prod;		/* sender has written up to here */
+	struct smc_curs cons;		/* sender has consumed up to here */
+	/* producer flags */
+	bool write_blocked;		/* sender has data but no space */
+	bool urg_data_pending;
+	bool urg_data_present;
+	bool cons_curs_upd_req;		/* please send a consumer update */
+	bool failover_validation;	/* replay after link failover */
+	/* connection state flags */
+	bool peer_done_writing;		/* sender did shutdown(SHUT_WR) */
+	bool peer_conn_closed;
+	bool peer_conn_abort;		/* abnormal close */
+};
+
+/*
+ * Decode the CDC message in @buf (@len bytes as received).  Needs @len >=
+ * 44, type byte 0xfe and length byte 44; reserved bits and bytes are
+ * ignored.  The cursors are not checked against any ring here, see
+ * smc_curs_check().  Returns 0, -EINVAL when @len is too short or -EPROTO.
+ */
+int smc_cdc_decode(const u8 *buf, size_t len, struct smc_cdc_msg *m);
+
+/*
+ * Encode @m into @buf (@cap >= 44), reserved fields zero.  Returns 44 or
+ * -ENOSPC.
+ */
+int smc_cdc_encode(const struct smc_cdc_msg *m, u8 *buf, size_t cap);
+
+/* Is sequence number @a older than @b (16-bit serial arithmetic)? */
+static inline bool smc_cdc_seq_before(u16 a, u16 b)
+{
+	/* the sign bit of the 16-bit difference */
+	return ((a - b) & 0x8000) != 0;
+}
+
+/*
+ * Advance @c by @n bytes in a ring of @size bytes, bumping the wrap count
+ * (modulo 2^16) when the end is crossed.  @n may be 0 .. @size.  Returns 0,
+ * or -EINVAL for @size 0, a cursor not within the ring or @n > @size (@c
+ * is then left alone).
+ */
+int smc_curs_add(u32 size, struct smc_curs *c, u32 n);
+
+/*
+ * Signed distance in bytes from @from to @to in a ring of @size bytes,
+ * negative when @to lies behind @from.  Wrap counts are compared modulo
+ * 2^16 (0x0000 follows 0xffff), so the result is meaningful while the two
+ * are less than 2^15 rings apart.
+ */
+s64 smc_curs_delta(u32 size, const struct smc_curs *from,
+		   const struct smc_curs *to);
+
+/* smc_curs_delta() clamped to 0 .. @size. */
+u32 smc_curs_diff(u32 size, const struct smc_curs *from,
+		  const struct smc_curs *to);
+
+/*
+ * Bytes waiting to be read from an RMB of @size bytes: produced by the
+ * peer up to @prod, consumed locally up to @cons.
+ */
+u32 smc_cdc_rx_avail(u32 size, const struct smc_curs *cons,
+		     const struct smc_curs *prod);
+
+/*
+ * Bytes that may be written into the peer's RMB of @size bytes: written
+ * locally up to @prod, consumed by the peer up to @peer_cons.
+ */
+u32 smc_cdc_tx_space(u32 size, const struct smc_curs *peer_cons,
+		     const struct smc_curs *prod);
+
+/*
+ * Is @new a plausible successor of @old for a ring of @size bytes?  It
+ * must lie within the ring, must not be behind @old and must not be more
+ * than one ring ahead of it, nor (when @limit is not NULL) beyond @limit.
+ * Typical limits: for the peer's producer cursor in our RMB, our last
+ * announced consumer cursor advanced by @size; for the peer's consumer
+ * cursor in its RMB, our own producer cursor.  Returns 0, -EINVAL for
+ * @size 0 or @old/@limit outside the ring, -ERANGE when @new is outside
+ * the ring, -EPROTO when it moved backwards and -EOVERFLOW when it is too
+ * far ahead.
+ */
+int smc_curs_check(u32 size, const struct smc_curs *old,
+		   const struct smc_curs *new, const struct smc_curs *limit);
+
+/*
+ * Minimum amount of newly consumed data worth a consumer cursor update
+ * for an RMB of @size bytes: RFC 7609 asks for 10% of the buffer; Linux
+ * uses at least SOCK_MIN_SNDBUF / 2.
+ */
+u32 smc_cdc_wnd_update_limit(u32 size);
+
+/* The receiver's view for the window update decision. */
+struct smc_cdc_wnd {
+	u32 size;			/* our RMB */
+	u32 update_limit;		/* smc_cdc_wnd_update_limit(size) */
+	struct smc_curs confirmed;	/* consumer cursor last sent to peer */
+	struct smc_curs cons;		/* consumer cursor now */
+	struct smc_curs peer_prod;	/* last producer cursor from peer */
+	bool peer_write_blocked;	/* flag in the peer's last CDC msg */
+	bool peer_upd_req;		/* cons_curs_upd_req from the peer */
+	bool force;			/* e.g. urgent data was consumed */
+};
+
+/*
+ * Must the receiver send a CDC message announcing its consumer cursor?
+ * Yes when the peer asked for it or @w->force; otherwise only when more
+ * than update_limit bytes were consumed since the last announcement and
+ * the peer either sees at most half of the RMB as free or is blocked.
+ */
+bool smc_cdc_cons_update_needed(const struct smc_cdc_wnd *w);
+
+/* RMB element sizes as in CLC accept/confirm (4 bits): 16 KiB << n */
+#define SMC_BUF_MIN_SIZE		16384
+#define SMCR_BUF_COMP_MAX		15	/* 512 MiB */
+#define SMCD_BUF_COMP_MAX		6	/* 1 MiB */
+
+/*
+ * The compressed value for a buffer of at least @size bytes: the
+ * smallest n with 16 KiB << n >= @size, capped at SMCD_BUF_COMP_MAX or
+ * SMCR_BUF_COMP_MAX.  Sizes up to 16 KiB (including 0) give 0.
+ */
+u8 smc_bufsize_compress(u32 size, bool smcd);
+
+/* 16 KiB << @comp, or -EINVAL for @comp > SMCR_BUF_COMP_MAX. */
+int smc_bufsize_uncompress(u8 comp);
+
+#endif /* SMC_CDC_WIRE_H */

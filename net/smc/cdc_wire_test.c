@@ -1,0 +1,576 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the CDC wire codec, the cursor arithmetic and the
+ * compressed buffer sizes.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <net/sock.h>
+#include "cdc_wire.h"
+
+#define KIB		1024U
+#define MIB		(1024U * 1024U)
+#define RING_S		(16 * KIB)
+#define RING_L		MIB
+
+static u8 *exact_copy(struct kunit *test, const u8 *src, size_t len)
+{
+	u8 *buf = kunit_kzalloc(test, len ? len : 1, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	memcpy(buf, src, len);
+	return buf;
+}
+
+static struct smc_curs curs(u16 wrap, u32 count)
+{
+	struct smc_curs c = { .wrap = wrap, .count = count };
+
+	return c;
+}
+
+/* ---------------------------------------------------------------------- */
+/* message codec                                                           */
+
+static const u8 golden_cdc[SMC_CDC_MSG_LEN] = {
+	0xfe, 44, 0x12, 0x34,			/* type, len, seqno */
+	0xde, 0xad, 0xbe, 0xef,			/* token */
+	0x00, 0x00, 0x00, 0x05, 0x00, 0x00, 0x10, 0x00,	/* prod 5:4096 */
+	0x00, 0x00, 0xff, 0xff, 0x00, 0x00, 0x3f, 0xff,	/* cons 65535:16383 */
+	0x90,					/* write blocked, upd req */
+	0xa0,					/* done writing, abort */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+static void golden_cdc_test(struct kunit *test)
+{
+	struct smc_cdc_msg m;
+	u8 *out;
+
+	KUNIT_ASSERT_EQ(test, smc_cdc_decode(exact_copy(test, golden_cdc, 44),
+					     44, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.seqno, 0x1234);
+	KUNIT_EXPECT_EQ(test, m.token, 0xdeadbeef);
+	KUNIT_EXPECT_EQ(test, m.prod.wrap, 5);
+	KUNIT_EXPECT_EQ(test, m.prod.count, 4096);
+	KUNIT_EXPECT_EQ(test, m.cons.wrap, 0xffff);
+	KUNIT_EXPECT_EQ(test, m.cons.count, 16383);
+	KUNIT_EXPECT_TRUE(test, m.write_blocked);
+	KUNIT_EXPECT_FALSE(test, m.urg_data_pending);
+	KUNIT_EXPECT_FALSE(test, m.urg_data_present);
+	KUNIT_EXPECT_TRUE(test, m.cons_curs_upd_req);
+	KUNIT_EXPECT_FALSE(test, m.failover_validation);
+	KUNIT_EXPECT_TRUE(test, m.peer_done_writing);
+	KUNIT_EXPECT_FALSE(test, m.peer_conn_closed);
+	KUNIT_EXPECT_TRUE(test, m.peer_conn_abort);
+
+	out = kunit_kzalloc(test, 48, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, out);
+	memset(out, 0x5a, 48);
+	KUNIT_ASSERT_EQ(test, smc_cdc_encode(&m, out, 48), 44);
+	KUNIT_EXPECT_MEMEQ(test, out, golden_cdc, 44);
+	KUNIT_EXPECT_EQ(test, out[44], 0x5a);
+}
+
+/* Each flag alone: its bit on the wire and back. */
+struct cdc_flag {
+	const char *name;
+	unsigned int byte;
+	u8 bit;
+	size_t off;		/* offsetof the bool in smc_cdc_msg */
+};
+
+#define FLAG(f, b, v) { #f, b, v, offsetof(struct smc_cdc_msg, f) }
+static const struct cdc_flag cdc_flags[] = {
+	FLAG(write_blocked, 24, 0x80),
+	FLAG(urg_data_pending, 24, 0x40),
+	FLAG(urg_data_present, 24, 0x20),
+	FLAG(cons_curs_upd_req, 24, 0x10),
+	FLAG(failover_validation, 24, 0x08),
+	FLAG(peer_done_writing, 25, 0x80),
+	FLAG(peer_conn_closed, 25, 0x40),
+	FLAG(peer_conn_abort, 25, 0x20),
+};
+
+#undef FLAG
+
+static void cdc_flag_desc(const struct cdc_flag *f, char *desc)
+{
+	strscpy(desc, f->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cdc_flag, cdc_flags, cdc_flag_desc);
+
+static void flag_test(struct kunit *test)
+{
+	const struct cdc_flag *f = test->param_value;
+	struct smc_cdc_msg m, d;
+	u8 *buf = kunit_kzalloc(test, 44, GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	memset(&m, 0, sizeof(m));
+	*((bool *)((u8 *)&m + f->off)) = true;
+	KUNIT_ASSERT_EQ(test, smc_cdc_encode(&m, buf, 44), 44);
+	for (i = 0; i < 44; i++) {
+		u8 want = i == 0 ? 0xfe : i == 1 ? 44 :
+			  i == f->byte ? f->bit : 0;
+
+		KUNIT_EXPECT_EQ_MSG(test, buf[i], want, "byte %u", i);
+	}
+	KUNIT_ASSERT_EQ(test, smc_cdc_decode(buf, 44, &d), 0);
+	KUNIT_EXPECT_MEMEQ(test, &d, &m, sizeof(m));
+}
+
+static void cdc_roundtrip_test(struct kunit *test)
+{
+	static const struct smc_curs c[] = {
+		{ 0, 0 }, { 0xffff, 0xffffffff }, { 1, RING_S - 1 },
+		{ 0x8000, RING_L - 1 }, { 0x7fff, 1 },
+	};
+	struct smc_cdc_msg m, d;
+	u8 *buf = kunit_kzalloc(test, 44, GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		memset(&m, 0, sizeof(m));
+		m.seqno = 0xffff - i;
+		m.token = 0x80000000 | i;
+		m.prod = c[i];
+		m.cons = c[ARRAY_SIZE(c) - 1 - i];
+		m.urg_data_present = i & 1;
+		m.peer_conn_closed = !(i & 1);
+		KUNIT_ASSERT_EQ(test, smc_cdc_encode(&m, buf, 44), 44);
+		KUNIT_ASSERT_EQ(test, smc_cdc_decode(buf, 44, &d), 0);
+		KUNIT_EXPECT_MEMEQ(test, &d, &m, sizeof(m));
+	}
+}
+
+static void cdc_malformed_test(struct kunit *test)
+{
+	static const u8 bad_lens[] = { 0, 1, 43, 45, 48, 0xfe, 0xff };
+	struct smc_cdc_msg m;
+	unsigned int i, n = 0;
+	u8 *buf;
+
+	/* every truncation */
+	for (i = 0; i < SMC_CDC_MSG_LEN; i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    smc_cdc_decode(exact_copy(test, golden_cdc, i),
+						   i, &m),
+				    -EINVAL, "len %u", i);
+	/* every other type byte, including all LLC types */
+	buf = exact_copy(test, golden_cdc, 44);
+	for (i = 0; i < 256; i++) {
+		buf[0] = i;
+		if (smc_cdc_decode(buf, 44, &m) == 0)
+			n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, 1);
+	buf[0] = 0xfe;
+	for (i = 0; i < ARRAY_SIZE(bad_lens); i++) {
+		buf[1] = bad_lens[i];
+		KUNIT_EXPECT_EQ(test, smc_cdc_decode(buf, 44, &m), -EPROTO);
+	}
+	/* reserved bits and bytes are ignored; longer buffers are fine */
+	buf = kunit_kzalloc(test, 48, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	memcpy(buf, golden_cdc, 44);
+	buf[8] = 0xff;			/* cursor reserved */
+	buf[9] = 0xff;
+	buf[24] |= 0x07;
+	buf[25] |= 0x1f;
+	memset(buf + 26, 0xee, 22);
+	KUNIT_ASSERT_EQ(test, smc_cdc_decode(buf, 48, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.prod.wrap, 5);
+	KUNIT_EXPECT_FALSE(test, m.peer_conn_closed);
+	/* no room to encode */
+	for (i = 0; i < SMC_CDC_MSG_LEN; i++)
+		KUNIT_EXPECT_EQ(test, smc_cdc_encode(&m, buf, i), -ENOSPC);
+}
+
+static void seq_test(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, smc_cdc_seq_before(1, 2));
+	KUNIT_EXPECT_FALSE(test, smc_cdc_seq_before(2, 2));
+	KUNIT_EXPECT_FALSE(test, smc_cdc_seq_before(3, 2));
+	KUNIT_EXPECT_TRUE(test, smc_cdc_seq_before(0xffff, 0));
+	KUNIT_EXPECT_FALSE(test, smc_cdc_seq_before(0, 0xffff));
+	KUNIT_EXPECT_TRUE(test, smc_cdc_seq_before(0, 0x7fff));
+	KUNIT_EXPECT_FALSE(test, smc_cdc_seq_before(0, 0x8001));
+}
+
+/* ---------------------------------------------------------------------- */
+/* cursor arithmetic                                                       */
+
+static void curs_add_test(struct kunit *test)
+{
+	static const u32 sizes[] = { RING_S, RING_L };
+	struct smc_curs c;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		u32 n = sizes[i];
+
+		c = curs(3, 0);
+		KUNIT_EXPECT_EQ(test, smc_curs_add(n, &c, 0), 0);
+		KUNIT_EXPECT_EQ(test, c.wrap, 3);
+		KUNIT_EXPECT_EQ(test, c.count, 0);
+		/* up to the last byte of the ring */
+		KUNIT_EXPECT_EQ(test, smc_curs_add(n, &c, n - 1), 0);
+		KUNIT_EXPECT_EQ(test, c.wrap, 3);
+		KUNIT_EXPECT_EQ(test, c.count, n - 1);
+		/* one more wraps to 0 */
+		KUNIT_EXPECT_EQ(test, smc_curs_add(n, &c, 1), 0);
+		KUNIT_EXPECT_EQ(test, c.wrap, 4);
+		KUNIT_EXPECT_EQ(test, c.count, 0);
+		/* a full ring keeps the offset, bumps the wrap */
+		c = curs(4, 100);
+		KUNIT_EXPECT_EQ(test, smc_curs_add(n, &c, n), 0);
+		KUNIT_EXPECT_EQ(test, c.wrap, 5);
+		KUNIT_EXPECT_EQ(test, c.count, 100);
+		/* crossing the end from the last byte */
+		c = curs(5, n - 1);
+		KUNIT_EXPECT_EQ(test, smc_curs_add(n, &c, n), 0);
+		KUNIT_EXPECT_EQ(test, c.wrap, 6);
+		KUNIT_EXPECT_EQ(test, c.count, n - 1);
+		/* wrap counter overflow at 16 bits */
+		c = curs(0xffff, n - 10);
+		KUNIT_EXPECT_EQ(test, smc_curs_add(n, &c, 10), 0);
+		KUNIT_EXPECT_EQ(test, c.wrap, 0);
+		KUNIT_EXPECT_EQ(test, c.count, 0);
+		/* refused: too much, cursor outside the ring */
+		c = curs(7, 1);
+		KUNIT_EXPECT_EQ(test, smc_curs_add(n, &c, n + 1), -EINVAL);
+		KUNIT_EXPECT_EQ(test, c.wrap, 7);
+		KUNIT_EXPECT_EQ(test, c.count, 1);
+		c = curs(7, n);
+		KUNIT_EXPECT_EQ(test, smc_curs_add(n, &c, 0), -EINVAL);
+		c = curs(7, 0xffffffff);
+		KUNIT_EXPECT_EQ(test, smc_curs_add(n, &c, 1), -EINVAL);
+	}
+	c = curs(0, 0);
+	KUNIT_EXPECT_EQ(test, smc_curs_add(0, &c, 0), -EINVAL);
+	/* the largest ring: no 32-bit overflow in count + n */
+	c = curs(1, 0xfffffffe);
+	KUNIT_EXPECT_EQ(test, smc_curs_add(0xffffffff, &c, 0xffffffff), 0);
+	KUNIT_EXPECT_EQ(test, c.wrap, 2);
+	KUNIT_EXPECT_EQ(test, c.count, 0xfffffffe);
+}
+
+static void curs_delta_test(struct kunit *test)
+{
+	struct smc_curs a, b;
+
+	a = curs(0, 100);
+	b = curs(0, 300);
+	KUNIT_EXPECT_EQ(test, smc_curs_delta(RING_S, &a, &b), 200);
+	KUNIT_EXPECT_EQ(test, smc_curs_delta(RING_S, &b, &a), -200);
+	KUNIT_EXPECT_EQ(test, smc_curs_diff(RING_S, &a, &b), 200);
+	KUNIT_EXPECT_EQ(test, smc_curs_diff(RING_S, &b, &a), 0);
+	/* across the ring end */
+	a = curs(9, RING_S - 1);
+	b = curs(10, 0);
+	KUNIT_EXPECT_EQ(test, smc_curs_delta(RING_S, &a, &b), 1);
+	KUNIT_EXPECT_EQ(test, smc_curs_delta(RING_S, &b, &a), -1);
+	/* a whole ring, and more than a ring (clamped by diff) */
+	a = curs(9, 5);
+	b = curs(10, 5);
+	KUNIT_EXPECT_EQ(test, smc_curs_delta(RING_L, &a, &b), RING_L);
+	KUNIT_EXPECT_EQ(test, smc_curs_diff(RING_L, &a, &b), RING_L);
+	b = curs(12, 6);
+	KUNIT_EXPECT_EQ(test, smc_curs_delta(RING_L, &a, &b),
+			3LL * RING_L + 1);
+	KUNIT_EXPECT_EQ(test, smc_curs_diff(RING_L, &a, &b), RING_L);
+	/* across the wrap counter overflow */
+	a = curs(0xffff, RING_S - 100);
+	b = curs(0, 50);
+	KUNIT_EXPECT_EQ(test, smc_curs_delta(RING_S, &a, &b), 150);
+	KUNIT_EXPECT_EQ(test, smc_curs_delta(RING_S, &b, &a), -150);
+	a = curs(0xfffe, 0);
+	b = curs(1, 0);
+	KUNIT_EXPECT_EQ(test, smc_curs_delta(RING_L, &a, &b), 3LL * RING_L);
+	/* half the wrap space apart reads as behind */
+	a = curs(0, 0);
+	b = curs(0x8000, 0);
+	KUNIT_EXPECT_LT(test, smc_curs_delta(RING_S, &a, &b), 0);
+	b = curs(0x7fff, 0);
+	KUNIT_EXPECT_EQ(test, smc_curs_delta(RING_S, &a, &b),
+			0x7fffLL * RING_S);
+	/* no overflow with the largest sizes */
+	a = curs(0, 0);
+	b = curs(0x7fff, 0xfffffffe);
+	KUNIT_EXPECT_EQ(test, smc_curs_delta(0xffffffff, &a, &b),
+			0x7fffLL * 0xffffffffLL + 0xfffffffeLL);
+}
+
+static void avail_space_test(struct kunit *test)
+{
+	static const u32 sizes[] = { RING_S, RING_L };
+	struct smc_curs cons, prod;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		u32 n = sizes[i];
+
+		/* empty */
+		cons = curs(2, 7);
+		prod = curs(2, 7);
+		KUNIT_EXPECT_EQ(test, smc_cdc_rx_avail(n, &cons, &prod), 0);
+		KUNIT_EXPECT_EQ(test, smc_cdc_tx_space(n, &cons, &prod), n);
+		/* full: producer a whole ring ahead */
+		prod = curs(3, 7);
+		KUNIT_EXPECT_EQ(test, smc_cdc_rx_avail(n, &cons, &prod), n);
+		KUNIT_EXPECT_EQ(test, smc_cdc_tx_space(n, &cons, &prod), 0);
+		/* producer at the ring end, consumer at the start */
+		cons = curs(2, 0);
+		prod = curs(2, n - 1);
+		KUNIT_EXPECT_EQ(test, smc_cdc_rx_avail(n, &cons, &prod),
+				n - 1);
+		KUNIT_EXPECT_EQ(test, smc_cdc_tx_space(n, &cons, &prod), 1);
+		/* producer wrapped, consumer at the ring end */
+		cons = curs(2, n - 1);
+		prod = curs(3, 1);
+		KUNIT_EXPECT_EQ(test, smc_cdc_rx_avail(n, &cons, &prod), 2);
+		KUNIT_EXPECT_EQ(test, smc_cdc_tx_space(n, &cons, &prod),
+				n - 2);
+		/* across the wrap counter overflow */
+		cons = curs(0xffff, n / 2);
+		prod = curs(0, n / 4);
+		KUNIT_EXPECT_EQ(test, smc_cdc_rx_avail(n, &cons, &prod),
+				n - n / 4);
+		KUNIT_EXPECT_EQ(test, smc_cdc_tx_space(n, &cons, &prod),
+				n / 4);
+		/* hostile: producer behind consumer, or far ahead */
+		cons = curs(5, 100);
+		prod = curs(5, 50);
+		KUNIT_EXPECT_EQ(test, smc_cdc_rx_avail(n, &cons, &prod), 0);
+		KUNIT_EXPECT_EQ(test, smc_cdc_tx_space(n, &cons, &prod), n);
+		prod = curs(9, 50);
+		KUNIT_EXPECT_EQ(test, smc_cdc_rx_avail(n, &cons, &prod), n);
+		KUNIT_EXPECT_EQ(test, smc_cdc_tx_space(n, &cons, &prod), 0);
+	}
+}
+
+static void curs_check_test(struct kunit *test)
+{
+	static const u32 sizes[] = { RING_S, RING_L };
+	struct smc_curs old, new, lim;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		u32 n = sizes[i];
+
+		old = curs(4, n - 1);
+		/* same, one ahead across the end, a full ring ahead */
+		KUNIT_EXPECT_EQ(test, smc_curs_check(n, &old, &old, NULL), 0);
+		new = curs(5, 0);
+		KUNIT_EXPECT_EQ(test, smc_curs_check(n, &old, &new, NULL), 0);
+		new = curs(5, n - 1);
+		KUNIT_EXPECT_EQ(test, smc_curs_check(n, &old, &new, NULL), 0);
+		/* one byte more than a ring ahead */
+		new = curs(6, 0);
+		KUNIT_EXPECT_EQ(test, smc_curs_check(n, &old, &new, NULL),
+				-EOVERFLOW);
+		/* outside the ring */
+		new = curs(4, n);
+		KUNIT_EXPECT_EQ(test, smc_curs_check(n, &old, &new, NULL),
+				-ERANGE);
+		new = curs(4, 0xffffffff);
+		KUNIT_EXPECT_EQ(test, smc_curs_check(n, &old, &new, NULL),
+				-ERANGE);
+		/* backwards: in count, in wrap, by half the wrap space */
+		new = curs(4, n - 2);
+		KUNIT_EXPECT_EQ(test, smc_curs_check(n, &old, &new, NULL),
+				-EPROTO);
+		new = curs(3, n - 1);
+		KUNIT_EXPECT_EQ(test, smc_curs_check(n, &old, &new, NULL),
+				-EPROTO);
+		new = curs(4 + 0x8000, 0);
+		KUNIT_EXPECT_EQ(test, smc_curs_check(n, &old, &new, NULL),
+				-EPROTO);
+		/* wrap counter overflow is a normal step forward */
+		old = curs(0xffff, n - 1);
+		new = curs(0, 3);
+		KUNIT_EXPECT_EQ(test, smc_curs_check(n, &old, &new, NULL), 0);
+		new = curs(0xfffe, 3);
+		KUNIT_EXPECT_EQ(test, smc_curs_check(n, &old, &new, NULL),
+				-EPROTO);
+		/* limits: up to and including the limit */
+		old = curs(1, 10);
+		lim = curs(1, 500);
+		new = curs(1, 500);
+		KUNIT_EXPECT_EQ(test, smc_curs_check(n, &old, &new, &lim), 0);
+		new = curs(1, 501);
+		KUNIT_EXPECT_EQ(test, smc_curs_check(n, &old, &new, &lim),
+				-EOVERFLOW);
+		/* the producer limit: announced consumer + ring size */
+		lim = curs(1, 10);
+		KUNIT_ASSERT_EQ(test, smc_curs_add(n, &lim, n), 0);
+		new = curs(2, 10);
+		KUNIT_EXPECT_EQ(test, smc_curs_check(n, &old, &new, &lim), 0);
+		new = curs(2, 11);
+		KUNIT_EXPECT_EQ(test, smc_curs_check(n, &old, &new, &lim),
+				-EOVERFLOW);
+		/* bad arguments */
+		lim = curs(1, n);
+		new = curs(1, 10);
+		KUNIT_EXPECT_EQ(test, smc_curs_check(n, &old, &new, &lim),
+				-EINVAL);
+		old = curs(1, n);
+		KUNIT_EXPECT_EQ(test, smc_curs_check(n, &old, &new, NULL),
+				-EINVAL);
+	}
+	old = curs(0, 0);
+	KUNIT_EXPECT_EQ(test, smc_curs_check(0, &old, &old, NULL), -EINVAL);
+}
+
+/* ---------------------------------------------------------------------- */
+/* window updates                                                          */
+
+static void wnd_limit_test(struct kunit *test)
+{
+	u32 floor = SOCK_MIN_SNDBUF / 2;
+
+	KUNIT_EXPECT_EQ(test, smc_cdc_wnd_update_limit(RING_S),
+			max_t(u32, RING_S / 10, floor));
+	KUNIT_EXPECT_EQ(test, smc_cdc_wnd_update_limit(RING_L), RING_L / 10);
+	KUNIT_EXPECT_EQ(test, smc_cdc_wnd_update_limit(512 * MIB),
+			512 * MIB / 10);
+	KUNIT_EXPECT_EQ(test, smc_cdc_wnd_update_limit(0), floor);
+}
+
+static void wnd_init(struct smc_cdc_wnd *w, u32 size)
+{
+	memset(w, 0, sizeof(*w));
+	w->size = size;
+	w->update_limit = smc_cdc_wnd_update_limit(size);
+}
+
+static void wnd_update_test(struct kunit *test)
+{
+	static const u32 sizes[] = { RING_S, RING_L };
+	struct smc_cdc_wnd w;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		u32 n = sizes[i];
+		u32 lim;
+
+		wnd_init(&w, n);
+		lim = w.update_limit;
+		/* nothing consumed: nothing to say unless asked */
+		KUNIT_EXPECT_FALSE(test, smc_cdc_cons_update_needed(&w));
+		w.peer_upd_req = true;
+		KUNIT_EXPECT_TRUE(test, smc_cdc_cons_update_needed(&w));
+		w.peer_upd_req = false;
+		w.force = true;
+		KUNIT_EXPECT_TRUE(test, smc_cdc_cons_update_needed(&w));
+		w.force = false;
+
+		/* the peer filled the ring; we read exactly the limit */
+		w.peer_prod = curs(1, 0);
+		w.cons = curs(0, lim);
+		KUNIT_EXPECT_FALSE(test, smc_cdc_cons_update_needed(&w));
+		/* ... and even a blocked peer waits below the limit */
+		w.peer_write_blocked = true;
+		KUNIT_EXPECT_FALSE(test, smc_cdc_cons_update_needed(&w));
+		w.peer_write_blocked = false;
+		/* one byte more: the peer sees a full ring, so announce */
+		w.cons = curs(0, lim + 1);
+		KUNIT_EXPECT_TRUE(test, smc_cdc_cons_update_needed(&w));
+
+		/* the peer sees more than half free: keep quiet */
+		w.peer_prod = curs(0, lim + 1);
+		KUNIT_EXPECT_FALSE(test, smc_cdc_cons_update_needed(&w));
+		/* unless it says it is blocked */
+		w.peer_write_blocked = true;
+		KUNIT_EXPECT_TRUE(test, smc_cdc_cons_update_needed(&w));
+		w.peer_write_blocked = false;
+		/* exactly half free counts as low */
+		w.peer_prod = curs(0, n / 2);
+		KUNIT_EXPECT_TRUE(test, smc_cdc_cons_update_needed(&w));
+		w.peer_prod = curs(0, n / 2 - 1);
+		KUNIT_EXPECT_FALSE(test, smc_cdc_cons_update_needed(&w));
+
+		/* the same across the ring end and the wrap overflow */
+		w.confirmed = curs(0xffff, n - 10);
+		w.cons = curs(0, lim - 10);
+		w.peer_prod = curs(0, n - 10);
+		KUNIT_EXPECT_FALSE(test, smc_cdc_cons_update_needed(&w));
+		w.cons = curs(0, lim - 9);
+		KUNIT_EXPECT_TRUE(test, smc_cdc_cons_update_needed(&w));
+		w.peer_prod = curs(0, 0);
+		KUNIT_EXPECT_FALSE(test, smc_cdc_cons_update_needed(&w));
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* compressed buffer sizes                                                 */
+
+static void bufsize_test(struct kunit *test)
+{
+	unsigned int n;
+
+	KUNIT_EXPECT_EQ(test, smc_bufsize_compress(0, false), 0);
+	KUNIT_EXPECT_EQ(test, smc_bufsize_compress(1, false), 0);
+	KUNIT_EXPECT_EQ(test, smc_bufsize_compress(16 * KIB - 1, false), 0);
+	KUNIT_EXPECT_EQ(test, smc_bufsize_compress(16 * KIB, false), 0);
+	for (n = 1; n <= SMCR_BUF_COMP_MAX; n++) {
+		u32 sz = 16 * KIB << n;
+
+		/* exact power: n; one below: still n; one above the
+		 * previous power: n as well (rounds up)
+		 */
+		KUNIT_EXPECT_EQ_MSG(test, smc_bufsize_compress(sz, false), n,
+				    "size %u", sz);
+		KUNIT_EXPECT_EQ(test, smc_bufsize_compress(sz - 1, false), n);
+		KUNIT_EXPECT_EQ(test,
+				smc_bufsize_compress((sz >> 1) + 1, false), n);
+		KUNIT_EXPECT_EQ(test, smc_bufsize_uncompress(n), (int)sz);
+		KUNIT_EXPECT_EQ(test,
+				smc_bufsize_compress(smc_bufsize_uncompress(n),
+						     false), n);
+	}
+	KUNIT_EXPECT_EQ(test, smc_bufsize_uncompress(0), (int)(16 * KIB));
+	KUNIT_EXPECT_EQ(test, smc_bufsize_uncompress(15), (int)(512 * MIB));
+	KUNIT_EXPECT_EQ(test, smc_bufsize_uncompress(16), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_bufsize_uncompress(255), -EINVAL);
+	/* SMC-R caps at 512 MiB */
+	KUNIT_EXPECT_EQ(test, smc_bufsize_compress(512 * MIB + 1, false), 15);
+	KUNIT_EXPECT_EQ(test, smc_bufsize_compress(0xffffffff, false), 15);
+	/* SMC-D caps at 1 MiB */
+	KUNIT_EXPECT_EQ(test, smc_bufsize_compress(MIB, true), 6);
+	KUNIT_EXPECT_EQ(test, smc_bufsize_compress(MIB - 1, true), 6);
+	KUNIT_EXPECT_EQ(test, smc_bufsize_compress(MIB / 2 + 1, true), 6);
+	KUNIT_EXPECT_EQ(test, smc_bufsize_compress(MIB / 2, true), 5);
+	KUNIT_EXPECT_EQ(test, smc_bufsize_compress(MIB + 1, true), 6);
+	KUNIT_EXPECT_EQ(test, smc_bufsize_compress(0xffffffff, true), 6);
+	KUNIT_EXPECT_EQ(test, smc_bufsize_compress(16 * KIB, true), 0);
+	KUNIT_EXPECT_EQ(test, smc_bufsize_compress(16 * KIB + 1, true), 1);
+}
+
+static struct kunit_case cdc_wire_cases[] = {
+	KUNIT_CASE(golden_cdc_test),
+	KUNIT_CASE_PARAM(flag_test, cdc_flag_gen_params),
+	KUNIT_CASE(cdc_roundtrip_test),
+	KUNIT_CASE(cdc_malformed_test),
+	KUNIT_CASE(seq_test),
+	KUNIT_CASE(curs_add_test),
+	KUNIT_CASE(curs_delta_test),
+	KUNIT_CASE(avail_space_test),
+	KUNIT_CASE(curs_check_test),
+	KUNIT_CASE(wnd_limit_test),
+	KUNIT_CASE(wnd_update_test),
+	KUNIT_CASE(bufsize_test),
+	{}
+};
+
+static struct kunit_suite cdc_wire_suite = {
+	.name = "smc_cdc_wire",
+	.test_cases = cdc_wire_cases,
+};
+
+kunit_test_suite(cdc_wire_suite);
