@@ -26,6 +26,7 @@
 #include <net/tcp.h>
 #include "smc.h"
 #include "clc.h"
+#include "ib.h"
 
 struct workqueue_struct *smc_wq;
 
@@ -513,12 +514,17 @@ static int __init smc_init(void)
 	rc = smc_diag_init();
 	if (rc)
 		goto out_nl;
-	rc = sock_register(&smc_family_ops);
+	rc = smc_ib_init();
 	if (rc)
 		goto out_diag;
+	rc = sock_register(&smc_family_ops);
+	if (rc)
+		goto out_ib;
 	static_branch_inc(&tcp_have_smc);
 	return 0;
 
+out_ib:
+	smc_ib_exit();
 out_diag:
 	smc_diag_exit();
 out_nl:
@@ -536,6 +542,7 @@ static void __exit smc_exit(void)
 {
 	static_branch_dec(&tcp_have_smc);
 	sock_unregister(PF_SMC);
+	smc_ib_exit();
 	smc_diag_exit();
 	smc_nl_exit();
 	smc_stats_exit();

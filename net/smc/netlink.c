@@ -5,11 +5,12 @@
  *
  * Commands, attributes and nesting follow include/uapi/linux/smc.h, which
  * keeps the numbering of Linux 6.12.  Implemented: system information,
- * statistics and fallback statistics, plus the SMC-D queries, which are
- * always empty because this module drives no ISM device.  The link group,
- * link and RoCE device queries and the UEID, SEID and handshake limitation
- * commands are answered with -EOPNOTSUPP until the module has that state;
- * the state-changing ones already require CAP_NET_ADMIN.
+ * statistics and fallback statistics, the RoCE devices (ib.c), plus the
+ * SMC-D queries, which are always empty because this module drives no ISM
+ * device.  The link group and link queries and the UEID, SEID and
+ * handshake limitation commands are answered with -EOPNOTSUPP until the
+ * module has that state; the state-changing ones already require
+ * CAP_NET_ADMIN.
  */
 #include <linux/capability.h>
 #include <linux/module.h>
@@ -22,6 +23,7 @@
 
 #include "smc.h"
 #include "clc_wire.h"
+#include "ib.h"
 #include "stats.h"
 
 /* what SMC_NETLINK_GET_SYS_INFO announces */
@@ -341,6 +343,110 @@ static int smc_nl_get_fback_stats(struct sk_buff *skb,
 	return skb->len;
 }
 
+/* --- SMC_NETLINK_GET_DEV_SMCR --- */
+
+/*
+ * One port: SMC_NLA_DEV_PORT or SMC_NLA_DEV_PORT2 { PNET_USR, PNETID,
+ * NETDEV, VALID, STATE, LNK_CNT }, the set upstream emits for each port
+ * the device has.  No PNET table and no links exist yet: the PNET ID is
+ * empty and the link count 0.
+ */
+static int smc_nl_put_dev_port(struct sk_buff *skb, int type,
+			       const struct smc_ib_port *port)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, type);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u8(skb, SMC_NLA_DEV_PORT_PNET_USR, 0) ||
+	    nla_put_string(skb, SMC_NLA_DEV_PORT_PNETID, "") ||
+	    nla_put_u32(skb, SMC_NLA_DEV_PORT_NETDEV, port->ifindex) ||
+	    nla_put_u8(skb, SMC_NLA_DEV_PORT_VALID, 1) ||
+	    nla_put_u8(skb, SMC_NLA_DEV_PORT_STATE, port->active) ||
+	    nla_put_u32(skb, SMC_NLA_DEV_PORT_LNK_CNT, 0)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * One message per device: SMC_GEN_DEV_SMCR { IS_CRIT, PCI_* (only for a
+ * device on a PCI function; FID and CHID are s390 values, 0 here),
+ * IB_NAME, PORT, PORT2 }.
+ */
+static int smc_nl_put_dev_smcr(struct sk_buff *skb,
+			       struct netlink_callback *cb,
+			       const struct smc_ib_dev_info *info)
+{
+	struct nlattr *nest;
+	void *hdr;
+	int i;
+
+	hdr = smc_nl_put_hdr(skb, cb, SMC_NETLINK_GET_DEV_SMCR);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, SMC_GEN_DEV_SMCR);
+	if (!nest)
+		goto cancel;
+	/* critical: the only link of a link group; there are no links yet */
+	if (nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT, 0))
+		goto cancel_nest;
+	if (info->pci &&
+	    (nla_put_u32(skb, SMC_NLA_DEV_PCI_FID, 0) ||
+	     nla_put_u16(skb, SMC_NLA_DEV_PCI_CHID, 0) ||
+	     nla_put_u16(skb, SMC_NLA_DEV_PCI_VENDOR, info->pci_vendor) ||
+	     nla_put_u16(skb, SMC_NLA_DEV_PCI_DEVICE, info->pci_device) ||
+	     nla_put_string(skb, SMC_NLA_DEV_PCI_ID, info->pci_id)))
+		goto cancel_nest;
+	if (nla_put_string(skb, SMC_NLA_DEV_IB_NAME, info->name))
+		goto cancel_nest;
+	/* SMC_NLA_DEV_PORT2 follows SMC_NLA_DEV_PORT, and there is no 3rd */
+	static_assert(SMC_NLA_DEV_PORT + SMC_IB_MAX_PORTS - 1 ==
+		      SMC_NLA_DEV_PORT2);
+	for (i = 0; i < SMC_IB_MAX_PORTS; i++) {
+		if (info->port[i].valid &&
+		    smc_nl_put_dev_port(skb, SMC_NLA_DEV_PORT + i,
+					&info->port[i]))
+			goto cancel_nest;
+	}
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel_nest:
+	nla_nest_cancel(skb, nest);
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static int smc_nl_get_dev_smcr(struct sk_buff *skb,
+			       struct netlink_callback *cb)
+{
+	struct smc_nl_dump_ctx *ctx = smc_nl_ctx(cb);
+	struct smc_ib_dev_info *info;
+	unsigned int next;
+	int rc = 0;
+
+	info = kmalloc(sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return -ENOMEM;
+	for (next = ctx->pos;
+	     !smc_ib_dev_info(sock_net(skb->sk), &next, info);
+	     ctx->pos = next) {
+		if (smc_nl_put_dev_smcr(skb, cb, info)) {
+			rc = smc_nl_dump_full(skb);
+			break;
+		}
+		rc = skb->len;
+	}
+	kfree(info);
+	return rc;
+}
+
 /* --- SMC-D queries: no ISM devices, so never anything to report --- */
 
 static int smc_nl_dump_none(struct sk_buff *skb, struct netlink_callback *cb)
@@ -382,9 +488,9 @@ static const struct nla_policy smc_nl_ueid_policy[SMC_NLA_EID_TABLE_MAX + 1] = {
 };
 
 /*
- * Commands not listed (GET_LGR_SMCR, GET_LINK_SMCR, GET_DEV_SMCR,
- * DUMP_UEID, DUMP_HS_LIMITATION) are answered by the genetlink core with
- * -EOPNOTSUPP.  The UEID table is global, hence GENL_ADMIN_PERM (initial
+ * Commands not listed (GET_LGR_SMCR, GET_LINK_SMCR, DUMP_UEID,
+ * DUMP_HS_LIMITATION) are answered by the genetlink core with -EOPNOTSUPP.
+ * The UEID table is global, hence GENL_ADMIN_PERM (initial
  * user namespace); the handshake limitation is per network namespace,
  * hence GENL_UNS_ADMIN_PERM (CAP_NET_ADMIN over that namespace).
  */
@@ -392,6 +498,10 @@ static const struct genl_ops smc_gen_nl_ops[] = {
 	{
 		.cmd = SMC_NETLINK_GET_SYS_INFO,
 		.dumpit = smc_nl_get_sys_info,
+	},
+	{
+		.cmd = SMC_NETLINK_GET_DEV_SMCR,
+		.dumpit = smc_nl_get_dev_smcr,
 	},
 	{
 		.cmd = SMC_NETLINK_GET_LGR_SMCD,

@@ -6,6 +6,7 @@
  *   smcctl [--json] stats         handshake outcome counters
  *   smcctl [--json] connections   SMC sockets (like smcss -a)
  *   smcctl [--json] info          SMC_NETLINK_GET_SYS_INFO
+ *   smcctl [--json] devices       RoCE devices and their ports
  *
  * Talks plain netlink: generic netlink family "SMC_GEN_NETLINK" for the
  * counters, NETLINK_SOCK_DIAG with family AF_SMC for the sockets.  The JSON
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <net/if.h>
 
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -580,6 +582,135 @@ static int cmd_info(void)
 	return 0;
 }
 
+/* ---- smcctl devices ---- */
+
+/* a netlink string attribute, printable and JSON safe, at most len - 1 */
+static void attr_str(char *buf, size_t len, const struct nlattr *a)
+{
+	size_t n = 0, i;
+
+	if (a) {
+		n = attr_len(a);
+		if (n > len - 1)
+			n = len - 1;
+		memcpy(buf, attr_data(a), n);
+	}
+	buf[n] = '\0';
+	for (i = 0; buf[i]; i++)
+		if (buf[i] < 0x20 || buf[i] > 0x7e || buf[i] == '"' ||
+		    buf[i] == '\\')
+			buf[i] = '?';
+}
+
+struct dev_out {
+	unsigned int n;
+	FILE *f;		/* collects the output until the dump succeeded */
+};
+
+static void dev_port(FILE *f, const char *name, const char *pci,
+		     unsigned int port, const struct nlattr *nest, bool first)
+{
+	const struct nlattr *tb[SMC_NLA_DEV_PORT_MAX + 1];
+	char pnetid[16 + 1];		/* a PNET ID has at most 16 bytes */
+	char ifname[IF_NAMESIZE] = "";
+	unsigned int ifindex;
+	bool active, user;
+
+	parse_nested(tb, SMC_NLA_DEV_PORT_MAX, nest);
+	attr_str(pnetid, sizeof(pnetid), tb[SMC_NLA_DEV_PORT_PNETID]);
+	ifindex = (unsigned int)attr_uint(tb[SMC_NLA_DEV_PORT_NETDEV]);
+	if (ifindex && !if_indextoname(ifindex, ifname))
+		ifname[0] = '\0';
+	active = attr_uint(tb[SMC_NLA_DEV_PORT_STATE]);
+	user = attr_uint(tb[SMC_NLA_DEV_PORT_PNET_USR]);
+	if (json) {
+		fprintf(f, "%s{\"port\":%u,\"active\":%s,\"ifindex\":%u,",
+			first ? "" : ",", port, active ? "true" : "false",
+			ifindex);
+		if (ifname[0])
+			fprintf(f, "\"netdev\":\"%s\",", ifname);
+		else
+			fprintf(f, "\"netdev\":null,");
+		fprintf(f, "\"pnetid\":\"%s\",\"pnetid_by_user\":%s,"
+			"\"links\":%" PRIu64 "}", pnetid,
+			user ? "true" : "false",
+			attr_uint(tb[SMC_NLA_DEV_PORT_LNK_CNT]));
+		return;
+	}
+	fprintf(f, "%-16s %-14s %4u  %-8s %-16s %-16s%s %5" PRIu64 "\n",
+		name, pci, port, active ? "ACTIVE" : "INACTIVE",
+		ifname[0] ? ifname : "-", pnetid[0] ? pnetid : "-",
+		user ? "*" : " ", attr_uint(tb[SMC_NLA_DEV_PORT_LNK_CNT]));
+}
+
+static void dev_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *nest = smc_top(nlh, SMC_GEN_DEV_SMCR);
+	const struct nlattr *tb[SMC_NLA_DEV_MAX + 1];
+	char name[IB_DEVICE_NAME_MAX], pci[SMC_PCI_ID_STR_LEN + 1];
+	struct dev_out *out = arg;
+	bool first = true;
+	int i;
+
+	if (!nest)
+		return;
+	parse_nested(tb, SMC_NLA_DEV_MAX, nest);
+	attr_str(name, sizeof(name), tb[SMC_NLA_DEV_IB_NAME]);
+	attr_str(pci, sizeof(pci), tb[SMC_NLA_DEV_PCI_ID]);
+	if (json) {
+		fprintf(out->f, "%s{\"name\":\"%s\",\"critical\":%s,",
+			out->n ? "," : "", name,
+			attr_uint(tb[SMC_NLA_DEV_IS_CRIT]) ? "true" : "false");
+		if (tb[SMC_NLA_DEV_PCI_ID])
+			fprintf(out->f, "\"pci\":{\"id\":\"%s\",\"vendor\":%"
+				PRIu64 ",\"device\":%" PRIu64 ",\"fid\":%"
+				PRIu64 ",\"pchid\":%" PRIu64 "},", pci,
+				attr_uint(tb[SMC_NLA_DEV_PCI_VENDOR]),
+				attr_uint(tb[SMC_NLA_DEV_PCI_DEVICE]),
+				attr_uint(tb[SMC_NLA_DEV_PCI_FID]),
+				attr_uint(tb[SMC_NLA_DEV_PCI_CHID]));
+		else
+			fprintf(out->f, "\"pci\":null,");
+		fprintf(out->f, "\"ports\":[");
+	}
+	for (i = 0; i < 2; i++) {
+		if (!tb[SMC_NLA_DEV_PORT + i])
+			continue;
+		dev_port(out->f, name, pci[0] ? pci : "-", i + 1,
+			 tb[SMC_NLA_DEV_PORT + i], first);
+		first = false;
+	}
+	if (json)
+		fprintf(out->f, "]}");
+	else if (first)		/* no port at all */
+		fprintf(out->f, "%-16s %-14s %4s\n", name, pci[0] ? pci : "-",
+			"-");
+	out->n++;
+}
+
+static int cmd_devices(void)
+{
+	int fd = nl_open(NETLINK_GENERIC);
+	struct dev_out out = { 0, NULL };
+	char *lines = NULL;
+	size_t size = 0;
+
+	out.f = open_memstream(&lines, &size);
+	if (!out.f)
+		die(1, "open_memstream: %s", strerror(errno));
+	smc_dump(fd, smc_family(fd), SMC_NETLINK_GET_DEV_SMCR, dev_cb, &out);
+	fclose(out.f);
+	if (json)
+		printf("{\"devices\":[%s]}\n", lines);
+	else
+		printf("%-16s %-14s %4s  %-8s %-16s %-17s %5s\n%s", "Device",
+		       "PCI ID", "Port", "State", "Net-Dev", "PNET ID", "Links",
+		       lines);
+	free(lines);
+	close(fd);
+	return 0;
+}
+
 /* ---- smcctl connections ---- */
 
 struct conn_out {
@@ -710,6 +841,7 @@ static void usage(FILE *f, int code)
 		"  stats        SMC-R connections, fallbacks, handshake errors\n"
 		"  connections  SMC sockets: state, addresses, mode, fallback\n"
 		"  info         SMC version and host name the module announces\n"
+		"  devices      RoCE devices: ports, state, network device\n"
 		"exit status: 0 ok, 1 error, 2 SMC module not loaded, 64 usage\n",
 		prog);
 	exit(code);
@@ -740,6 +872,8 @@ int main(int argc, char **argv)
 		return cmd_connections();
 	if (!strcmp(cmd, "info"))
 		return cmd_info();
+	if (!strcmp(cmd, "devices"))
+		return cmd_devices();
 	usage(stderr, 64);
 	return 64;
 }
