@@ -18,6 +18,9 @@
 /* Softirq context, clcsock's callback lock held (see clcsock.c). */
 void smc_connect_state_change(struct smc_sock *smc, struct sock *clcsk)
 {
+	/* Accepted sockets run their handshake in smc_hs_work(). */
+	if (smc->server)
+		return;
 	if (READ_ONCE(clcsk->sk_state) != TCP_SYN_SENT &&
 	    READ_ONCE(smc->hs_state) == SMC_HS_RUNNING) {
 		sock_hold(&smc->sk);
@@ -52,12 +55,14 @@ void smc_connect_work(struct work_struct *work)
 	struct smc_sock *smc = container_of(work, struct smc_sock,
 					    connect_work);
 	struct sock *sk = &smc->sk;
-	struct sock *clcsk = smc->clcsock->sk;
+	struct sock *clcsk;
 	int err;
 
 	lock_sock(sk);
+	/* Closed meanwhile: smc_connect_abort() took the handshake back. */
 	if (smc->hs_state != SMC_HS_RUNNING)
 		goto out;
+	clcsk = smc->clcsock->sk;
 
 	if (READ_ONCE(clcsk->sk_state) != TCP_ESTABLISHED &&
 	    READ_ONCE(clcsk->sk_state) != TCP_CLOSE_WAIT) {
@@ -213,16 +218,29 @@ out:
 }
 
 /*
- * Called on close while a connect may be under way: stop TCP so that the
- * handshake ends now, and wait for the work to finish.
+ * Called on close while a connect may be under way: take the handshake
+ * back, stop TCP so that nothing more happens on the wire, and make sure
+ * the connect work is neither queued nor running when this returns.
  */
 void smc_connect_abort(struct smc_sock *smc)
 {
 	struct sock *clcsk = smc->clcsock->sk;
+	struct sock *sk = &smc->sk;
+	bool running;
 
-	if (READ_ONCE(smc->hs_state) == SMC_HS_RUNNING &&
-	    READ_ONCE(clcsk->sk_state) == TCP_SYN_SENT)
+	lock_sock(sk);
+	/* Under the callback lock, so no state change can queue the work
+	 * after this point (see smc_connect_state_change()).
+	 */
+	write_lock_bh(&clcsk->sk_callback_lock);
+	running = smc->hs_state == SMC_HS_RUNNING;
+	if (running)
+		WRITE_ONCE(smc->hs_state, SMC_HS_NONE);
+	write_unlock_bh(&clcsk->sk_callback_lock);
+	release_sock(sk);
+
+	if (running && READ_ONCE(clcsk->sk_state) == TCP_SYN_SENT)
 		tcp_abort(clcsk, ECONNABORTED);
 	if (cancel_work_sync(&smc->connect_work))
-		sock_put(&smc->sk);
+		sock_put(sk);
 }

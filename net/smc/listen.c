@@ -118,8 +118,8 @@ void smc_accept_work(struct work_struct *work)
 			continue;
 		}
 		child->clcsock = newclc;
-		smc_clcsock_attach(child);
 		child->server = true;
+		smc_clcsock_attach(child);
 		sock_hold(lsk);
 		child->listen_smc = lsmc;
 		smc_sock_link(&child->sk);
