@@ -47,12 +47,23 @@ compare() {
 
 	if "$sd" compare "$a" "$b" >"$RESULTS/diff-$name.txt" 2>&1; then
 		log "$name: identical ($(tail -n 1 "$RESULTS/diff-$name.txt"))"
-	else
-		log "$name: DIFFERENT"
-		sed "s/^/  $name| /" "$RESULTS/diff-$name.txt"
+		return 0
+	fi
+	log "$name: DIFFERENT"
+	sed "s/^/  $name| /" "$RESULTS/diff-$name.txt"
+	# Only the sides run by our module (or plain TCP) are judged; what
+	# the distribution's module does differently is shown, not failed.
+	if awk -v j="$judged" '$1 == "differs:" && index(j, $3) { f = 1 }
+	    END { exit !f }' "$RESULTS/diff-$name.txt"; then
 		bad=1
+	else
+		log "$name: differences only on the distribution's side (informational)"
 	fi
 }
+
+# Which transcript sides (C client, S server) are ours to judge.
+judged="C S"
+
 
 # run NAME CMD...: run sockdiff, note failure (nonzero exit = internal error,
 # hung or crashed scenario, or race failure); logs how many RoCE packets
@@ -87,6 +98,7 @@ case "$VM_INDEX" in
 		wait_file_line "$RESULTS/$f.log" 'listening|sockdiff:' 30
 		grep -q listening "$RESULTS/$f.log" || { cat "$RESULTS/$f.log"; fail "server $f did not start"; }
 	done
+	echo "$SMC_IMPL" >"$SHARED/impl.0"
 	barrier listening
 	barrier clients-done 1500
 	for p in $s1 $s2 $s3 $s4; do
@@ -95,7 +107,10 @@ case "$VM_INDEX" in
 	;;
 1)
 	barrier listening
-	log "client side: $myfam (impl $SMC_IMPL) -> server $VM_IP_0"
+	srv_impl=$(cat "$SHARED/impl.0")
+	[ "$SMC_IMPL" = dist ] && judged=${judged/C/}
+	[ "$srv_impl" = dist ] && judged=${judged/S/}
+	log "client side: $myfam (impl $SMC_IMPL) -> server $VM_IP_0 (impl $srv_impl), judged sides: $judged"
 	run oracle client --host "$VM_IP_0" --port $P_INET --family inet --out "$RESULTS/oracle.txt"
 	run pair client --host "$VM_IP_0" --port $P_FAM --family "$myfam" --out "$RESULTS/pair.txt"
 	compare pair "$RESULTS/oracle.txt" "$RESULTS/pair.txt"
@@ -106,8 +121,13 @@ case "$VM_INDEX" in
 	compare pair6 "$RESULTS/oracle6.txt" "$RESULTS/pair6.txt"
 	run race-oracle race --host "$VM_IP_0" --port $P_INET --family inet --rounds 30 \
 		--out "$RESULTS/race-oracle.txt"
+	saved_bad=$bad
 	run race-pair race --host "$VM_IP_0" --port $P_FAM --family "$myfam" --rounds 30 \
 		--out "$RESULTS/race-pair.txt"
+	if [ "$SMC_IMPL" = dist ] && [ "$bad" -ne "$saved_bad" ]; then
+		log "race-pair: the distribution's client failed (informational)"
+		bad=$saved_bad
+	fi
 	compare race "$RESULTS/race-oracle.txt" "$RESULTS/race-pair.txt"
 	"$sd" quit --host "$VM_IP_0" --port $P_INET || bad=1
 	"$sd" quit --host "$VM_IP_0" --port $P_FAM || bad=1
