@@ -13,6 +13,7 @@ conns=${DEMO_CONNS:-2}
 port=5000
 [ "$VM_COUNT" -ge 2 ] || fail "needs two VMs"
 
+ctl=$REPO/tools/smcctl/smcctl
 mod=$(lsmod | awk '$1 == "smc" {print $1}')
 log "vm$VM_INDEX $VM_IP impl=$SMC_IMPL module=${mod:-none}"
 rx0=$(rdma_counter rcvd_pkts)
@@ -34,8 +35,19 @@ case "$VM_INDEX" in
 1)
 	barrier listening
 	log "connecting AF_SMC to $VM_IP_0:$port, $conns x $bytes bytes"
-	smc_echo -c "$VM_IP_0" -f smc -p "$port" -B "$bytes" -N "$conns" -t 240 ||
-		fail "smc_echo client failed"
+	run_bg smc_echo-client smc_echo -c "$VM_IP_0" -f smc -p "$port" -B "$bytes" \
+		-N "$conns" -t 240
+	client=$BG_PID
+	# While the first connection moves data: how the kernel sees it.
+	sleep 1
+	if [ -x "$ctl" ]; then
+		log "connections (smcctl connections):"
+		"$ctl" connections || true
+	fi
+	rc=0
+	wait_bg "$client" 250 || rc=$?
+	cat "$RESULTS/smc_echo-client.log"
+	[ "$rc" -eq 0 ] || fail "smc_echo client failed ($rc)"
 	;;
 *)
 	barrier listening
@@ -51,5 +63,9 @@ if [ "$VM_INDEX" -le 1 ]; then
 		log "data path: RDMA (>= $min packets each way)"
 	else
 		log "data path: TCP (fewer than $min RDMA packets: fallback?)"
+	fi
+	if [ -x "$ctl" ]; then
+		log "fallbacks on vm$VM_INDEX (smcctl fallback):"
+		"$ctl" fallback || true
 	fi
 fi
