@@ -71,7 +71,8 @@ static void smc_clcsock_error_report(struct sock *clcsk)
 	read_lock_bh(&clcsk->sk_callback_lock);
 	smc = smc_clcsock_owner(clcsk);
 	err = READ_ONCE(clcsk->sk_err);
-	if (smc && err) {
+	/* A connect in progress takes TCP's error itself when it ends. */
+	if (smc && err && READ_ONCE(smc->hs_state) != SMC_HS_RUNNING) {
 		WRITE_ONCE(smc->sk.sk_err, err);
 		WRITE_ONCE(smc->clc_err_mirrored, true);
 	}
