@@ -361,9 +361,8 @@ static int smc_getsockopt(struct socket *sock, int level, int optname,
  */
 static int smc_wait_hs(struct smc_sock *smc, bool nonblock, long timeo)
 {
-	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct sock *sk = &smc->sk;
-	int rc = 0;
+	int rc;
 
 	/* pairs with the release when the handshake is decided */
 	if (smp_load_acquire(&smc->hs_state) != SMC_HS_RUNNING)
@@ -372,21 +371,7 @@ static int smc_wait_hs(struct smc_sock *smc, bool nonblock, long timeo)
 		return -EAGAIN;
 
 	lock_sock(sk);
-	add_wait_queue(sk_sleep(sk), &wait);
-	while (READ_ONCE(smc->hs_state) == SMC_HS_RUNNING) {
-		if (!timeo) {
-			rc = -EAGAIN;
-			break;
-		}
-		if (signal_pending(current)) {
-			rc = sock_intr_errno(timeo);
-			break;
-		}
-		sk_wait_event(sk, &timeo,
-			      READ_ONCE(smc->hs_state) != SMC_HS_RUNNING,
-			      &wait);
-	}
-	remove_wait_queue(sk_sleep(sk), &wait);
+	rc = smc_hs_wait(smc, timeo);
 	if (!rc && sk->sk_err)
 		rc = sock_error(sk);
 	release_sock(sk);

@@ -95,10 +95,10 @@ out:
 
 /*
  * Wait for the handshake to decide.  Called with the socket locked.
- * Returns 0 once decided, -EINPROGRESS when @timeo ran out first, or the
+ * Returns 0 once decided, -EAGAIN when @timeo ran out first, or the
  * signal's error.
  */
-static int smc_connect_wait(struct smc_sock *smc, long timeo)
+int smc_hs_wait(struct smc_sock *smc, long timeo)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct sock *sk = &smc->sk;
@@ -107,7 +107,7 @@ static int smc_connect_wait(struct smc_sock *smc, long timeo)
 	add_wait_queue(sk_sleep(sk), &wait);
 	while (READ_ONCE(smc->hs_state) == SMC_HS_RUNNING) {
 		if (!timeo) {
-			rc = -EINPROGRESS;
+			rc = -EAGAIN;
 			break;
 		}
 		if (signal_pending(current)) {
@@ -120,6 +120,14 @@ static int smc_connect_wait(struct smc_sock *smc, long timeo)
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
 	return rc;
+}
+
+/* A blocking connect that times out leaves the connect running, as TCP's. */
+static int smc_connect_wait(struct smc_sock *smc, long timeo)
+{
+	int rc = smc_hs_wait(smc, timeo);
+
+	return rc == -EAGAIN ? -EINPROGRESS : rc;
 }
 
 /*

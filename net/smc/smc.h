@@ -86,6 +86,7 @@ int smc_connect(struct socket *sock, struct sockaddr *addr, int alen,
 		int flags);
 void smc_connect_work(struct work_struct *work);
 void smc_connect_state_change(struct smc_sock *smc, struct sock *clcsk);
+int smc_hs_wait(struct smc_sock *smc, long timeo);
 void smc_connect_abort(struct smc_sock *smc);
 
 /* listen.c: passive open */
