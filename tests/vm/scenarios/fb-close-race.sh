@@ -35,6 +35,10 @@ def smc_socket(flags=0):
 
 def listener(port):
     fd = smc_socket(socket.SOCK_NONBLOCK)
+    one = ctypes.c_int(1)
+    # closed connections of the previous listener sit in TIME_WAIT
+    check(libc.setsockopt(fd, socket.SOL_SOCKET, socket.SO_REUSEADDR,
+                          ctypes.byref(one), 4), "SO_REUSEADDR")
     a = addr("127.0.0.1", port)
     check(libc.bind(fd, a, len(a)), "bind")
     check(libc.listen(fd, 64), "listen")
