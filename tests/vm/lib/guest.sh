@@ -59,6 +59,22 @@ wait_tcp_port() {
 	done
 }
 
+# smcctl_path: print the path of a current smcctl: the host's build
+# (tests/run makes it) unless it is missing or older than its source, else
+# one built here into $RESULTS.  Returns 1 when neither is possible.
+smcctl_path() {
+	local src=$REPO/tools/smcctl/smcctl.c bin=$REPO/tools/smcctl/smcctl
+
+	if [ -x "$bin" ] && ! [ "$bin" -ot "$src" ]; then
+		echo "$bin"
+		return 0
+	fi
+	[ -f "$src" ] || return 1
+	cc -O2 -Wall -Wextra -I"$REPO/include/uapi" -o "$RESULTS/smcctl" "$src" \
+		2>"$RESULTS/smcctl-build.log" || return 1
+	echo "$RESULTS/smcctl"
+}
+
 # rdma_counter NAME [DEV]: a hw counter of port 1 of rxe0 (sent_pkts, ...).
 rdma_counter() {
 	cat "/sys/class/infiniband/${2:-rxe0}/ports/1/hw_counters/$1"

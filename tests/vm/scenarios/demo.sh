@@ -13,7 +13,7 @@ conns=${DEMO_CONNS:-2}
 port=5000
 [ "$VM_COUNT" -ge 2 ] || fail "needs two VMs"
 
-ctl=$REPO/tools/smcctl/smcctl
+ctl=$(smcctl_path) || ctl=
 mod=$(lsmod | awk '$1 == "smc" {print $1}')
 log "vm$VM_INDEX $VM_IP impl=$SMC_IMPL module=${mod:-none}"
 rx0=$(rdma_counter rcvd_pkts)

@@ -37,15 +37,7 @@ fi
 export SMC_PRELOAD_LIB=$lib
 
 # smcctl likewise; without it the sock_diag check is skipped.
-SMCCTL=$REPO/tools/smcctl/smcctl
-src=$REPO/tools/smcctl/smcctl.c
-if [ ! -x "$SMCCTL" ] || { [ -f "$src" ] && [ "$SMCCTL" -ot "$src" ]; }; then
-	SMCCTL=
-	if [ -f "$src" ] && cc -O2 -Wall -Wextra -I"$REPO/include/uapi" \
-		-o "$RESULTS/smcctl" "$src" 2>"$RESULTS/smcctl-build.log"; then
-		SMCCTL=$RESULTS/smcctl
-	fi
-fi
+SMCCTL=$(smcctl_path) || SMCCTL=
 [ -n "$SMCCTL" ] || log "smcctl not available: sock_diag check skipped"
 
 $PY -c "import socket; socket.socket(43, socket.SOCK_STREAM, 0).close()" ||

@@ -15,14 +15,7 @@ set -euo pipefail
 [ "$SMC_IMPL" = ours ] || fail "needs SMC_IMPL=ours, not $SMC_IMPL"
 PY=/usr/bin/python3
 
-# smcctl: the host build if it is current, else build it here.
-src=$REPO/tools/smcctl/smcctl.c
-SMCCTL=$REPO/tools/smcctl/smcctl
-if [ ! -x "$SMCCTL" ] || [ "$SMCCTL" -ot "$src" ]; then
-	SMCCTL=$RESULTS/smcctl
-	cc -O2 -Wall -Wextra -I"$REPO/include/uapi" -o "$SMCCTL" "$src" ||
-		fail "cannot build smcctl"
-fi
+SMCCTL=$(smcctl_path) || fail "cannot build smcctl"
 
 # jcheck NAME PYTHON-EXPR: run smcctl NAME --json, check the expression
 # over the parsed document j.
