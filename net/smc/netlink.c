@@ -5,9 +5,11 @@
  *
  * Commands, attributes and nesting follow include/uapi/linux/smc.h, which
  * keeps the numbering of Linux 6.12.  Implemented: system information,
- * statistics and fallback statistics, the RoCE devices (ib.c), plus the
- * SMC-D queries, which are always empty because this module drives no ISM
- * device.  The link group and link queries and the UEID, SEID and
+ * statistics and fallback statistics, the RoCE devices (ib.c), the UEID
+ * table (eid.c), plus the SMC-D queries, which are always empty because
+ * this module drives no ISM device.  Without s390 firmware there is no
+ * system EID: its dump is empty and enabling or disabling it is
+ * -EOPNOTSUPP, as in Linux 6.12.  The link group and link queries and the
  * handshake limitation commands are answered with -EOPNOTSUPP until the
  * module has that state; the state-changing ones already require
  * CAP_NET_ADMIN.
@@ -23,6 +25,7 @@
 
 #include "smc.h"
 #include "clc_wire.h"
+#include "eid.h"
 #include "ib.h"
 #include "stats.h"
 
@@ -454,6 +457,100 @@ static int smc_nl_dump_none(struct sk_buff *skb, struct netlink_callback *cb)
 	return 0;
 }
 
+/* --- SMC_NETLINK_DUMP_UEID: one message per table entry --- */
+
+static int smc_nl_dump_ueid(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct smc_nl_dump_ctx *ctx = smc_nl_ctx(cb);
+	u8 eids[SMC_EID_MAX_UEID][SMC_CLC_EID_LEN];
+	char str[SMC_MAX_EID_LEN + 1];
+	unsigned int n;
+	void *hdr;
+
+	/* a snapshot per call; pos counts the entries already sent */
+	n = smc_eid_ueids(eids, SMC_EID_MAX_UEID);
+	for (; ctx->pos < n; ctx->pos++) {
+		hdr = smc_nl_put_hdr(skb, cb, SMC_NETLINK_DUMP_UEID);
+		if (!hdr)
+			return smc_nl_dump_full(skb);
+		memcpy(str, eids[ctx->pos], SMC_MAX_EID_LEN);
+		str[SMC_MAX_EID_LEN] = '\0';
+		if (nla_put_string(skb, SMC_NLA_EID_TABLE_ENTRY, str)) {
+			genlmsg_cancel(skb, hdr);
+			return smc_nl_dump_full(skb);
+		}
+		genlmsg_end(skb, hdr);
+	}
+	return skb->len;
+}
+
+/* --- SMC_NETLINK_{ADD,REMOVE,FLUSH}_UEID --- */
+
+/*
+ * The entry of an ADD or REMOVE request: 32 blank-padded characters and a
+ * NUL (the policy has refused longer strings and ones without the NUL).
+ * Returns it, NULL when the attribute is missing or of another length, or
+ * an ERR_PTR(-EINVAL) when a NUL hides inside the 32 characters.
+ */
+static const char *smc_nl_eid_entry(struct genl_info *info)
+{
+	const struct nlattr *nla = info->attrs[SMC_NLA_EID_TABLE_ENTRY];
+	const char *eid;
+
+	if (!nla || nla_len(nla) != SMC_MAX_EID_LEN + 1) {
+		GENL_SET_ERR_MSG(info, "EID must be 32 characters and a NUL");
+		return NULL;
+	}
+	eid = nla_data(nla);
+	if (strnlen(eid, SMC_MAX_EID_LEN) != SMC_MAX_EID_LEN)
+		return ERR_PTR(-EINVAL);
+	return eid;
+}
+
+static int smc_nl_add_ueid(struct sk_buff *skb, struct genl_info *info)
+{
+	const char *eid = smc_nl_eid_entry(info);
+	int rc;
+
+	if (IS_ERR_OR_NULL(eid))
+		rc = -EINVAL;
+	else
+		rc = smc_eid_add(eid);
+	switch (rc) {
+	case -EINVAL:
+		if (eid)
+			GENL_SET_ERR_MSG(info, "not a valid EID");
+		break;
+	case -ERANGE:
+		GENL_SET_ERR_MSG(info, "UEID table is full");
+		break;
+	case -EEXIST:
+		GENL_SET_ERR_MSG(info, "UEID already in the table");
+		break;
+	}
+	return rc;
+}
+
+static int smc_nl_remove_ueid(struct sk_buff *skb, struct genl_info *info)
+{
+	const char *eid = smc_nl_eid_entry(info);
+
+	if (!eid)
+		return -EINVAL;
+	/* something that is not an EID is simply not in the table */
+	if (IS_ERR(eid) || smc_eid_remove(eid)) {
+		GENL_SET_ERR_MSG(info, "UEID not in the table");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int smc_nl_flush_ueid(struct sk_buff *skb, struct genl_info *info)
+{
+	smc_eid_flush();
+	return 0;
+}
+
 /* --- SMC_NETLINK_DUMP_SEID: one empty message when there is no ISMv2 --- */
 
 static int smc_nl_dump_seid(struct sk_buff *skb, struct netlink_callback *cb)
@@ -469,6 +566,14 @@ static int smc_nl_dump_seid(struct sk_buff *skb, struct netlink_callback *cb)
 	genlmsg_end(skb, hdr);
 	ctx->pos = 1;
 	return skb->len;
+}
+
+/* --- SMC_NETLINK_{ENABLE,DISABLE}_SEID: there is no system EID --- */
+
+static int smc_nl_no_seid(struct sk_buff *skb, struct genl_info *info)
+{
+	GENL_SET_ERR_MSG(info, "no system EID on this platform");
+	return -EOPNOTSUPP;
 }
 
 /*
@@ -488,8 +593,8 @@ static const struct nla_policy smc_nl_ueid_policy[SMC_NLA_EID_TABLE_MAX + 1] = {
 };
 
 /*
- * Commands not listed (GET_LGR_SMCR, GET_LINK_SMCR, DUMP_UEID,
- * DUMP_HS_LIMITATION) are answered by the genetlink core with -EOPNOTSUPP.
+ * Commands not listed (GET_LGR_SMCR, GET_LINK_SMCR, DUMP_HS_LIMITATION)
+ * are answered by the genetlink core with -EOPNOTSUPP.
  * The UEID table is global, hence GENL_ADMIN_PERM (initial
  * user namespace); the handshake limitation is per network namespace,
  * hence GENL_UNS_ADMIN_PERM (CAP_NET_ADMIN over that namespace).
@@ -520,23 +625,27 @@ static const struct genl_ops smc_gen_nl_ops[] = {
 		.dumpit = smc_nl_get_fback_stats,
 	},
 	{
+		.cmd = SMC_NETLINK_DUMP_UEID,
+		.dumpit = smc_nl_dump_ueid,
+	},
+	{
 		.cmd = SMC_NETLINK_ADD_UEID,
 		.flags = GENL_ADMIN_PERM,
-		.doit = smc_nl_not_supported,
+		.doit = smc_nl_add_ueid,
 		.policy = smc_nl_ueid_policy,
 		.maxattr = SMC_NLA_EID_TABLE_MAX,
 	},
 	{
 		.cmd = SMC_NETLINK_REMOVE_UEID,
 		.flags = GENL_ADMIN_PERM,
-		.doit = smc_nl_not_supported,
+		.doit = smc_nl_remove_ueid,
 		.policy = smc_nl_ueid_policy,
 		.maxattr = SMC_NLA_EID_TABLE_MAX,
 	},
 	{
 		.cmd = SMC_NETLINK_FLUSH_UEID,
 		.flags = GENL_ADMIN_PERM,
-		.doit = smc_nl_not_supported,
+		.doit = smc_nl_flush_ueid,
 	},
 	{
 		.cmd = SMC_NETLINK_DUMP_SEID,
@@ -545,12 +654,12 @@ static const struct genl_ops smc_gen_nl_ops[] = {
 	{
 		.cmd = SMC_NETLINK_ENABLE_SEID,
 		.flags = GENL_ADMIN_PERM,
-		.doit = smc_nl_not_supported,
+		.doit = smc_nl_no_seid,
 	},
 	{
 		.cmd = SMC_NETLINK_DISABLE_SEID,
 		.flags = GENL_ADMIN_PERM,
-		.doit = smc_nl_not_supported,
+		.doit = smc_nl_no_seid,
 	},
 	{
 		.cmd = SMC_NETLINK_ENABLE_HS_LIMITATION,
