@@ -1,0 +1,1049 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared Memory Communications over RDMA: the verbs resources of one link.
+ *
+ * Each link owns a PD, one CQ polled in softirq context by the RDMA core
+ * (IB_POLL_SOFTIRQ; every work request carries a struct ib_cqe, so the
+ * completion finds its owner by container_of) and an RC QP.
+ *
+ * Sending.  SMC_WR_SLOTS send slots, each good for one signaled SEND of
+ * at most SMC_WR_TX_SIZE bytes preceded by up to SMC_WR_MAX_WRITES
+ * unsignaled RDMA WRITEs, plus one extra slot for a v2 LLC message longer
+ * than that, which uses an 8 KiB buffer of its own.  A slot is taken from
+ * a bitmap and given back when its SEND completes.  Short messages go
+ * inline when the QP allows it, otherwise through a DMA-mapped copy.
+ * SENDs are solicited: the peer arms its receive CQ for solicited events
+ * only.
+ *
+ * Receiving.  3 * SMC_WR_SLOTS receive WRs, each with its own 44-byte
+ * buffer.  On a v2 link group every receive WR has a second SGE covering
+ * bytes 44 .. 8191 of one 8 KiB spill buffer shared by all of them, so a
+ * long v2 LLC message costs 8 KiB per link rather than per receive.  When
+ * one arrives, its first 44 bytes are copied in front of the spilled rest
+ * and the whole is handed on.  Long LLC messages are rare and each is
+ * part of a request/response flow, so two of them do not overlap in the
+ * spill buffer in practice; the peer's Linux does the same.
+ *
+ * Memory registration.  RMBs get a fast-registration MR; the REG_MR work
+ * request can only be posted once the QP is in RTS, so an RMB mapped
+ * before that (the first connection's) gets its MR and rkey at once and
+ * is registered by smc_wr_qp_rts().
+ *
+ * Teardown.  Every signaled WR and every receive is counted in @posted;
+ * destruction moves the QP to the error state and waits (bounded) until
+ * the flushed completions brought the count to zero.  Freeing the CQ
+ * waits for a running poll, so nothing touches struct smc_wr afterwards.
+ */
+#include <linux/bitops.h>
+#include <linux/random.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+#include <net/ipv6.h>
+#include <rdma/ib_verbs.h>
+#include "cdc_wire.h"
+#include "llc_wire.h"
+#include "wr.h"
+
+#define SMC_WR_SLOTS		16	/* send slots, as upstream */
+#define SMC_WR_BIG_SLOT		SMC_WR_SLOTS	/* bit of the v2 slot */
+#define SMC_WR_RX_CNT		(3 * SMC_WR_SLOTS)
+#define SMC_WR_BUF_STRIDE	64	/* per-slot buffer, one cache line */
+#define SMC_WR_V2_LEN		SMC_LLC_V2_MAX_LEN
+/* every slot's chain, the v2 slot's SEND and one REG_MR */
+#define SMC_WR_SQ_SIZE		(SMC_WR_SLOTS * (1 + SMC_WR_MAX_WRITES) + 2)
+#define SMC_WR_CQ_SIZE		(SMC_WR_SQ_SIZE + SMC_WR_RX_CNT)
+#define SMC_WR_REG_TIMEO	(5 * HZ)
+#define SMC_WR_DRAIN_TIMEO	(5 * HZ)
+
+/* QP attributes, the values the peer's Linux uses */
+#define SMC_WR_QP_TIMEOUT	15	/* local ACK timeout 4.096us << 15 */
+#define SMC_WR_QP_RETRY_CNT	7
+#define SMC_WR_QP_RNR_RETRY	7	/* infinite */
+#define SMC_WR_QP_MIN_RNR_TIMER	5
+#define SMC_WR_QP_RD_ATOMIC	1
+
+enum {
+	SMC_WR_DOWN,		/* sends fail, completions quiet */
+};
+
+struct smc_wr;
+
+struct smc_wr_tx {
+	struct ib_cqe cqe;
+	struct smc_wr *wr;
+	u32 token;
+	u64 cookie;
+	u32 bytes;		/* RDMA-written payload */
+	struct ib_rdma_wr writes[SMC_WR_MAX_WRITES];
+	struct ib_sge write_sge[SMC_WR_MAX_WRITES];
+	struct ib_send_wr send;
+	struct ib_sge send_sge;
+};
+
+struct smc_wr_rx {
+	struct ib_cqe cqe;
+	struct smc_wr *wr;
+	u8 *buf;
+	u64 dma;
+	struct ib_recv_wr rwr;
+	struct ib_sge sge[2];
+};
+
+/* an MR that needs attention beyond the struct smc_buf it belongs to */
+struct smc_wr_mr {
+	struct list_head list;
+	struct ib_mr *mr;
+	bool stale;		/* REG_MR may still be queued: free at destroy */
+};
+
+struct smc_wr {
+	struct smc_link *link;
+	struct ib_device *ibdev;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_qp *qp;
+	unsigned long flags;
+	bool inline_ok;
+	bool v2;
+
+	atomic_t posted;	/* signaled WRs and receives not completed */
+	atomic_t busy;		/* senders and registrations inside */
+	wait_queue_head_t wait;	/* slots, drain, busy */
+
+	DECLARE_BITMAP(tx_used, SMC_WR_SLOTS + 1);
+	u8 *tx_bufs;		/* SMC_WR_SLOTS * SMC_WR_BUF_STRIDE */
+	u64 tx_dma;
+	u8 *tx_v2;		/* SMC_WR_V2_LEN, v2 only */
+	u64 tx_v2_dma;
+	struct ib_cqe write_cqe;	/* only errors complete WRITEs */
+
+	u8 *rx_bufs;		/* SMC_WR_RX_CNT * SMC_WR_BUF_STRIDE */
+	u64 rx_dma;
+	u8 *rx_v2;		/* SMC_WR_V2_LEN spill, v2 only */
+	u64 rx_v2_dma;
+	u64 rx_dropped;
+
+	struct mutex reg_mutex;	/* one REG_MR at a time, mrs, rts, key */
+	struct ib_cqe reg_cqe;
+	struct completion reg_done;
+	int reg_status;
+	bool rts;
+	u8 key;
+	struct list_head mrs;	/* struct smc_wr_mr */
+
+	struct smc_wr_tx tx[SMC_WR_SLOTS + 1];	/* last: the v2 slot */
+	struct smc_wr_rx rx[SMC_WR_RX_CNT];
+};
+
+static bool smc_wr_is_down(const struct smc_wr *wr)
+{
+	return test_bit(SMC_WR_DOWN, &wr->flags);
+}
+
+/* The first failure of a link: tell the link group (any context). */
+static void smc_wr_fail(struct smc_wr *wr)
+{
+	if (test_and_set_bit(SMC_WR_DOWN, &wr->flags))
+		return;
+	wake_up_all(&wr->wait);
+	smc_lgr_link_failed(wr->link);
+}
+
+void smc_wr_link_down(struct smc_link *link)
+{
+	struct smc_wr *wr = link->wr;
+
+	if (!wr)
+		return;
+	set_bit(SMC_WR_DOWN, &wr->flags);
+	wake_up_all(&wr->wait);
+}
+
+/* A completion in error: a flush on a link going down is expected. */
+static void smc_wr_wc_error(struct smc_wr *wr, const struct ib_wc *wc,
+			    const char *what)
+{
+	if (wc->status == IB_WC_WR_FLUSH_ERR && smc_wr_is_down(wr))
+		return;
+	ibdev_warn_ratelimited(wr->ibdev,
+			       "smc: link %u: %s completion failed: %s (vendor 0x%x)\n",
+			       wr->link->link_id, what,
+			       ib_wc_status_msg(wc->status), wc->vendor_err);
+	smc_wr_fail(wr);
+}
+
+static void smc_wr_qp_error(struct smc_wr *wr)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+
+	ib_modify_qp(wr->qp, &attr, IB_QP_STATE);
+}
+
+/* ---- sending ---- */
+
+static int smc_wr_slot_try(struct smc_wr *wr, bool big)
+{
+	unsigned int i;
+
+	if (big)
+		return test_and_set_bit_lock(SMC_WR_BIG_SLOT, wr->tx_used) ?
+		       -EAGAIN : SMC_WR_BIG_SLOT;
+	for (;;) {
+		i = find_first_zero_bit(wr->tx_used, SMC_WR_SLOTS);
+		if (i >= SMC_WR_SLOTS)
+			return -EAGAIN;
+		if (!test_and_set_bit_lock(i, wr->tx_used))
+			return i;
+	}
+}
+
+/* wait condition: a slot (>= 0) or -ENOLINK in *@res */
+static bool smc_wr_slot_ready(struct smc_wr *wr, bool big, int *res)
+{
+	if (smc_wr_is_down(wr)) {
+		*res = -ENOLINK;
+		return true;
+	}
+	*res = smc_wr_slot_try(wr, big);
+	return *res >= 0;
+}
+
+static int smc_wr_slot_get(struct smc_wr *wr, bool big, long timeo)
+{
+	int res;
+
+	if (smc_wr_slot_ready(wr, big, &res))
+		return res;
+	if (!timeo)
+		return -EAGAIN;
+	if (!wait_event_timeout(wr->wait, smc_wr_slot_ready(wr, big, &res),
+				timeo))
+		return -ETIMEDOUT;
+	return res;
+}
+
+static void smc_wr_slot_put(struct smc_wr *wr, unsigned int idx)
+{
+	clear_bit_unlock(idx, wr->tx_used);
+	wake_up(&wr->wait);
+}
+
+static void smc_wr_busy_put(struct smc_wr *wr)
+{
+	if (atomic_dec_and_test(&wr->busy) && smc_wr_is_down(wr))
+		wake_up_all(&wr->wait);
+}
+
+static void smc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smc_wr_tx *tx = container_of(wc->wr_cqe, struct smc_wr_tx, cqe);
+	struct smc_wr *wr = tx->wr;
+	struct smc_link *link = wr->link;
+	struct smc_lgr *lgr = link->lgr;
+	u32 token = tx->token;
+	u64 cookie = tx->cookie;
+	int status = 0;
+
+	if (wc->status == IB_WC_SUCCESS) {
+		link->tx_msgs++;
+		link->tx_bytes += tx->bytes;
+	} else {
+		status = -EIO;
+		smc_wr_wc_error(wr, wc, "send");
+	}
+	smc_wr_slot_put(wr, tx - wr->tx);
+
+	if (token) {
+		struct smc_lgr_conn *c;
+
+		read_lock(&lgr->conns_lock);
+		c = smc_lgr_conn_lookup(lgr, token);
+		if (c)
+			smc_conn_tx_done(c, cookie, status);
+		read_unlock(&lgr->conns_lock);
+	}
+	atomic_dec(&wr->posted);
+	wake_up(&wr->wait);
+}
+
+/* Unsignaled WRITEs complete only in error (flushed or failed). */
+static void smc_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smc_wr *wr = container_of(wc->wr_cqe, struct smc_wr, write_cqe);
+
+	if (wc->status != IB_WC_SUCCESS)
+		smc_wr_wc_error(wr, wc, "RDMA write");
+}
+
+static int smc_wr_post(struct smc_link *link, const struct smc_wr_write *writes,
+		       unsigned int nwrites, const void *msg, u32 len,
+		       u32 token, u64 cookie, long timeo)
+{
+	struct smc_wr *wr = link->wr;
+	bool big = len > SMC_WR_TX_SIZE;
+	const struct ib_send_wr *bad = NULL;
+	struct ib_send_wr *first;
+	struct smc_wr_tx *tx;
+	unsigned int i, n;
+	int idx, rc;
+
+	if (!wr)
+		return -ENOLINK;
+	if (!msg || !len || nwrites > SMC_WR_MAX_WRITES)
+		return -EINVAL;
+	if (big && (!wr->v2 || nwrites || len > SMC_WR_V2_LEN))
+		return -EINVAL;
+
+	atomic_inc(&wr->busy);
+	smp_mb__after_atomic();	/* pairs with smc_wr_link_destroy() */
+	idx = smc_wr_slot_get(wr, big, timeo);
+	if (idx < 0) {
+		rc = idx;
+		goto out;
+	}
+	tx = &wr->tx[idx];
+	tx->token = token;
+	tx->cookie = cookie;
+	tx->bytes = 0;
+
+	first = &tx->send;
+	for (i = 0, n = 0; i < nwrites; i++) {
+		struct ib_rdma_wr *w = &tx->writes[n];
+
+		if (!writes[i].len)
+			continue;
+		ib_dma_sync_single_for_device(wr->ibdev, writes[i].local_addr,
+					      writes[i].len, DMA_TO_DEVICE);
+		tx->write_sge[n].addr = writes[i].local_addr;
+		tx->write_sge[n].length = writes[i].len;
+		tx->write_sge[n].lkey = wr->pd->local_dma_lkey;
+		memset(w, 0, sizeof(*w));
+		w->wr.wr_cqe = &wr->write_cqe;
+		w->wr.opcode = IB_WR_RDMA_WRITE;
+		w->wr.sg_list = &tx->write_sge[n];
+		w->wr.num_sge = 1;
+		w->remote_addr = writes[i].remote_addr;
+		w->rkey = writes[i].rkey;
+		if (n)
+			tx->writes[n - 1].wr.next = &w->wr;
+		else
+			first = &w->wr;
+		tx->bytes += writes[i].len;
+		n++;
+	}
+	if (n)
+		tx->writes[n - 1].wr.next = &tx->send;
+
+	memset(&tx->send, 0, sizeof(tx->send));
+	tx->send.wr_cqe = &tx->cqe;
+	tx->send.opcode = IB_WR_SEND;
+	tx->send.send_flags = IB_SEND_SIGNALED | IB_SEND_SOLICITED;
+	tx->send.sg_list = &tx->send_sge;
+	tx->send.num_sge = 1;
+	tx->send_sge.length = len;
+	if (big) {
+		memcpy(wr->tx_v2, msg, len);
+		ib_dma_sync_single_for_device(wr->ibdev, wr->tx_v2_dma, len,
+					      DMA_TO_DEVICE);
+		tx->send_sge.addr = wr->tx_v2_dma;
+		tx->send_sge.lkey = wr->pd->local_dma_lkey;
+	} else if (wr->inline_ok) {
+		/* copied by ib_post_send() */
+		tx->send.send_flags |= IB_SEND_INLINE;
+		tx->send_sge.addr = (uintptr_t)msg;
+	} else {
+		u64 dma = wr->tx_dma + idx * SMC_WR_BUF_STRIDE;
+
+		memcpy(wr->tx_bufs + idx * SMC_WR_BUF_STRIDE, msg, len);
+		ib_dma_sync_single_for_device(wr->ibdev, dma, len,
+					      DMA_TO_DEVICE);
+		tx->send_sge.addr = dma;
+		tx->send_sge.lkey = wr->pd->local_dma_lkey;
+	}
+
+	atomic_inc(&wr->posted);
+	rc = ib_post_send(wr->qp, first, &bad);
+	if (rc) {
+		atomic_dec(&wr->posted);
+		smc_wr_slot_put(wr, idx);
+		if (bad != first)	/* WRITEs went without their SEND */
+			smc_wr_fail(wr);
+	}
+out:
+	smc_wr_busy_put(wr);
+	return rc;
+}
+
+int smc_wr_send(struct smc_link *link, const void *msg, u32 len, u32 token,
+		u64 cookie, long timeo)
+{
+	return smc_wr_post(link, NULL, 0, msg, len, token, cookie, timeo);
+}
+
+int smc_wr_write_send(struct smc_link *link, const struct smc_wr_write *writes,
+		      unsigned int nwrites, const void *msg, u32 len,
+		      u32 token, u64 cookie, long timeo)
+{
+	if (len > SMC_WR_TX_SIZE || (nwrites && !writes))
+		return -EINVAL;
+	return smc_wr_post(link, writes, nwrites, msg, len, token, cookie,
+			   timeo);
+}
+
+/* ---- receiving ---- */
+
+static int smc_wr_rx_post(struct smc_wr_rx *rx)
+{
+	struct smc_wr *wr = rx->wr;
+	int rc;
+
+	atomic_inc(&wr->posted);
+	rc = ib_post_recv(wr->qp, &rx->rwr, NULL);
+	if (rc)
+		atomic_dec(&wr->posted);
+	return rc;
+}
+
+static void smc_wr_rx_cdc(struct smc_wr *wr, const u8 *buf, u32 len)
+{
+	struct smc_link *link = wr->link;
+	struct smc_lgr *lgr = link->lgr;
+	struct smc_lgr_conn *c;
+	struct smc_cdc_msg msg;
+
+	if (smc_cdc_decode(buf, len, &msg)) {
+		wr->rx_dropped++;
+		ibdev_warn_ratelimited(wr->ibdev,
+				       "smc: link %u: malformed CDC message dropped\n",
+				       link->link_id);
+		return;
+	}
+	read_lock(&lgr->conns_lock);
+	c = smc_lgr_conn_lookup(lgr, msg.token);
+	if (c)
+		smc_conn_cdc_rx(c, link, &msg);
+	read_unlock(&lgr->conns_lock);
+}
+
+static void smc_wr_rx_dispatch(struct smc_wr *wr, const u8 *buf, u32 len)
+{
+	struct smc_link *link = wr->link;
+
+	link->rx_msgs++;
+	if (len && buf[0] == SMC_CDC_MSG_TYPE) {
+		smc_wr_rx_cdc(wr, buf, len);
+	} else if (len && smc_llc_is_llc(buf[0])) {
+		smc_llc_rx(link, buf, len);
+	} else {
+		wr->rx_dropped++;
+		ibdev_warn_ratelimited(wr->ibdev,
+				       "smc: link %u: unknown message type 0x%02x, %u bytes, dropped\n",
+				       link->link_id, len ? buf[0] : 0, len);
+	}
+}
+
+static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smc_wr_rx *rx = container_of(wc->wr_cqe, struct smc_wr_rx, cqe);
+	struct smc_wr *wr = rx->wr;
+	u32 len = wc->byte_len;
+
+	if (wc->status != IB_WC_SUCCESS) {
+		smc_wr_wc_error(wr, wc, "receive");
+		goto out;
+	}
+
+	ib_dma_sync_single_for_cpu(wr->ibdev, rx->dma, SMC_WR_TX_SIZE,
+				   DMA_FROM_DEVICE);
+	if (len > SMC_WR_TX_SIZE && wr->v2) {
+		/* the rest went to the spill buffer, behind room for the head */
+		len = min_t(u32, len, SMC_WR_V2_LEN);
+		ib_dma_sync_single_for_cpu(wr->ibdev, wr->rx_v2_dma,
+					   SMC_WR_V2_LEN, DMA_FROM_DEVICE);
+		memcpy(wr->rx_v2, rx->buf, SMC_WR_TX_SIZE);
+		smc_wr_rx_dispatch(wr, wr->rx_v2, len);
+		ib_dma_sync_single_for_device(wr->ibdev, wr->rx_v2_dma,
+					      SMC_WR_V2_LEN, DMA_FROM_DEVICE);
+	} else {
+		smc_wr_rx_dispatch(wr, rx->buf, min_t(u32, len, SMC_WR_TX_SIZE));
+	}
+	ib_dma_sync_single_for_device(wr->ibdev, rx->dma, SMC_WR_TX_SIZE,
+				      DMA_FROM_DEVICE);
+
+	if (!smc_wr_is_down(wr) && smc_wr_rx_post(rx)) {
+		ibdev_warn_ratelimited(wr->ibdev,
+				       "smc: link %u: receive repost failed\n",
+				       wr->link->link_id);
+		smc_wr_fail(wr);
+	}
+out:
+	atomic_dec(&wr->posted);
+	wake_up(&wr->wait);
+}
+
+/* ---- memory registration ---- */
+
+static void smc_wr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smc_wr *wr = container_of(wc->wr_cqe, struct smc_wr, reg_cqe);
+
+	wr->reg_status = wc->status == IB_WC_SUCCESS ? 0 : -EIO;
+	if (wc->status != IB_WC_SUCCESS)
+		smc_wr_wc_error(wr, wc, "memory registration");
+	complete(&wr->reg_done);
+	atomic_dec(&wr->posted);
+	wake_up(&wr->wait);
+}
+
+/*
+ * Post REG_MR for @mr and wait for it, reg_mutex held.  -ETIMEDOUT: the
+ * link failed, its QP is in error and @mr must stay allocated until the
+ * QP is gone (the caller marks it stale).
+ */
+static int smc_wr_reg_locked(struct smc_wr *wr, struct ib_mr *mr)
+{
+	struct ib_reg_wr reg = {
+		.wr = {
+			.wr_cqe = &wr->reg_cqe,
+			.opcode = IB_WR_REG_MR,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+		.mr = mr,
+		.key = mr->rkey,
+		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
+	};
+	int rc;
+
+	if (smc_wr_is_down(wr))
+		return -ENOLINK;
+	reinit_completion(&wr->reg_done);
+	wr->reg_status = -EIO;
+	atomic_inc(&wr->posted);
+	rc = ib_post_send(wr->qp, &reg.wr, NULL);
+	if (rc) {
+		atomic_dec(&wr->posted);
+		return rc;
+	}
+	if (!wait_for_completion_timeout(&wr->reg_done, SMC_WR_REG_TIMEO)) {
+		ibdev_warn(wr->ibdev,
+			   "smc: link %u: memory registration timed out\n",
+			   wr->link->link_id);
+		smc_wr_fail(wr);
+		smc_wr_qp_error(wr);
+		return -ETIMEDOUT;
+	}
+	return wr->reg_status;
+}
+
+static struct smc_wr_mr *smc_wr_mr_find(struct smc_wr *wr, struct ib_mr *mr)
+{
+	struct smc_wr_mr *e;
+
+	list_for_each_entry(e, &wr->mrs, list)
+		if (e->mr == mr)
+			return e;
+	return NULL;
+}
+
+static int smc_wr_rmb_map(struct smc_wr *wr, struct smc_buf *buf, u64 dma,
+			  struct ib_mr **mrp)
+{
+	u32 pages = DIV_ROUND_UP(offset_in_page(buf->cpu_addr) + buf->size,
+				 PAGE_SIZE);
+	struct scatterlist sg;
+	struct smc_wr_mr *e;
+	struct ib_mr *mr;
+	int rc;
+
+	mr = ib_alloc_mr(wr->pd, IB_MR_TYPE_MEM_REG, pages);
+	if (IS_ERR(mr))
+		return PTR_ERR(mr);
+	sg_init_one(&sg, buf->cpu_addr, buf->size);
+	sg_dma_address(&sg) = dma;
+	sg_dma_len(&sg) = buf->size;
+
+	mutex_lock(&wr->reg_mutex);
+	ib_update_fast_reg_key(mr, wr->key++);
+	rc = ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE);
+	if (rc != 1) {
+		rc = rc < 0 ? rc : -EINVAL;
+		goto err;
+	}
+	if (wr->rts) {
+		rc = smc_wr_reg_locked(wr, mr);
+		if (rc == -ETIMEDOUT) {
+			e = kzalloc(sizeof(*e), GFP_KERNEL);
+			if (e) {
+				e->mr = mr;
+				e->stale = true;
+				list_add(&e->list, &wr->mrs);
+			}
+			/* else leaked rather than freed under the device */
+			mutex_unlock(&wr->reg_mutex);
+			return rc;
+		}
+		if (rc)
+			goto err;
+	} else {
+		/* registered by smc_wr_qp_rts() */
+		e = kzalloc(sizeof(*e), GFP_KERNEL);
+		if (!e) {
+			rc = -ENOMEM;
+			goto err;
+		}
+		e->mr = mr;
+		list_add_tail(&e->list, &wr->mrs);
+	}
+	mutex_unlock(&wr->reg_mutex);
+	*mrp = mr;
+	return 0;
+
+err:
+	mutex_unlock(&wr->reg_mutex);
+	ib_dereg_mr(mr);
+	return rc;
+}
+
+int smc_wr_buf_map(struct smc_link *link, struct smc_buf *buf)
+{
+	struct smc_wr *wr = link->wr;
+	struct ib_mr *mr = NULL;
+	u64 dma;
+	int rc;
+
+	if (!wr)
+		return -ENOLINK;
+	if (buf->map[link->idx].mapped)
+		return 0;
+
+	atomic_inc(&wr->busy);
+	smp_mb__after_atomic();	/* pairs with smc_wr_link_destroy() */
+	if (smc_wr_is_down(wr)) {
+		rc = -ENOLINK;
+		goto out;
+	}
+	dma = ib_dma_map_single(wr->ibdev, buf->cpu_addr, buf->size,
+				buf->rmb ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(wr->ibdev, dma)) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (buf->rmb) {
+		rc = smc_wr_rmb_map(wr, buf, dma, &mr);
+		if (rc) {
+			ib_dma_unmap_single(wr->ibdev, dma, buf->size,
+					    DMA_BIDIRECTIONAL);
+			goto out;
+		}
+		buf->map[link->idx].dma_addr = mr->iova;
+		buf->map[link->idx].lkey = mr->lkey;
+		buf->map[link->idx].rkey = mr->rkey;
+	} else {
+		buf->map[link->idx].dma_addr = dma;
+		buf->map[link->idx].lkey = wr->pd->local_dma_lkey;
+		buf->map[link->idx].rkey = 0;
+	}
+	buf->map[link->idx].mr = mr;
+	buf->map[link->idx].mapped = true;
+	rc = 0;
+out:
+	smc_wr_busy_put(wr);
+	return rc;
+}
+
+void smc_wr_buf_unmap(struct smc_link *link, struct smc_buf *buf)
+{
+	struct smc_wr *wr = link->wr;
+	struct ib_mr *mr = buf->map[link->idx].mr;
+
+	if (!wr || !buf->map[link->idx].mapped)
+		return;
+	if (mr) {
+		struct smc_wr_mr *e;
+		bool stale = false;
+
+		mutex_lock(&wr->reg_mutex);
+		e = smc_wr_mr_find(wr, mr);
+		if (e && e->stale) {
+			stale = true;
+		} else if (e) {
+			list_del(&e->list);
+			kfree(e);
+		}
+		mutex_unlock(&wr->reg_mutex);
+		if (!stale)
+			ib_dereg_mr(mr);
+	}
+	ib_dma_unmap_single(wr->ibdev, buf->map[link->idx].dma_addr,
+			    buf->size,
+			    buf->rmb ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE);
+	memset(&buf->map[link->idx], 0, sizeof(buf->map[link->idx]));
+}
+
+/* ---- QP states ---- */
+
+static void smc_wr_qp_event(struct ib_event *ev, void *ctx)
+{
+	struct smc_wr *wr = ctx;
+
+	switch (ev->event) {
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+	case IB_EVENT_PATH_MIG_ERR:
+		if (smc_wr_is_down(wr))
+			break;
+		ibdev_warn_ratelimited(wr->ibdev, "smc: link %u: %s\n",
+				       wr->link->link_id,
+				       ib_event_msg(ev->event));
+		smc_wr_fail(wr);
+		break;
+	default:
+		break;
+	}
+}
+
+int smc_wr_qp_rtr(struct smc_link *link)
+{
+	struct smc_wr *wr = link->wr;
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_RTR };
+	u8 hop_limit = 1;
+	int rc;
+
+	if (!wr)
+		return -ENOLINK;
+	if (link->peer.mtu < IB_MTU_256 || link->peer.mtu > IB_MTU_4096)
+		return -EINVAL;
+	/* RoCE v2 may be routed; peer.mac is then the next hop's */
+	if (wr->v2)
+		hop_limit = IPV6_DEFAULT_HOPLIMIT;
+
+	attr.path_mtu = min_t(enum ib_mtu, link->path_mtu, link->peer.mtu);
+	attr.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+	rdma_ah_set_port_num(&attr.ah_attr, link->port);
+	rdma_ah_set_grh(&attr.ah_attr, NULL, 0, link->sgid_index, hop_limit,
+			0);
+	rdma_ah_set_dgid_raw(&attr.ah_attr, link->peer.gid);
+	memcpy(attr.ah_attr.roce.dmac, link->peer.mac, ETH_ALEN);
+	attr.dest_qp_num = link->peer.qpn & 0xffffff;
+	attr.rq_psn = link->peer.psn & 0xffffff;
+	attr.max_dest_rd_atomic = SMC_WR_QP_RD_ATOMIC;
+	attr.min_rnr_timer = SMC_WR_QP_MIN_RNR_TIMER;
+	rc = ib_modify_qp(wr->qp, &attr,
+			  IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
+			  IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			  IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+	if (!rc)
+		link->path_mtu = attr.path_mtu;
+	return rc;
+}
+
+int smc_wr_qp_rts(struct smc_link *link)
+{
+	struct smc_wr *wr = link->wr;
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_RTS,
+		.timeout = SMC_WR_QP_TIMEOUT,
+		.retry_cnt = SMC_WR_QP_RETRY_CNT,
+		.rnr_retry = SMC_WR_QP_RNR_RETRY,
+		.sq_psn = link->psn & 0xffffff,
+		.max_rd_atomic = SMC_WR_QP_RD_ATOMIC,
+	};
+	struct smc_wr_mr *e, *tmp;
+	int rc;
+
+	if (!wr)
+		return -ENOLINK;
+	atomic_inc(&wr->busy);
+	mutex_lock(&wr->reg_mutex);
+	rc = ib_modify_qp(wr->qp, &attr,
+			  IB_QP_STATE | IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
+			  IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
+			  IB_QP_MAX_QP_RD_ATOMIC);
+	if (rc)
+		goto out;
+	wr->rts = true;
+	/* RMBs mapped before RTS */
+	list_for_each_entry_safe(e, tmp, &wr->mrs, list) {
+		if (e->stale)
+			continue;
+		rc = smc_wr_reg_locked(wr, e->mr);
+		if (rc == -ETIMEDOUT) {
+			e->stale = true;
+			break;
+		}
+		if (rc)
+			break;
+		list_del(&e->list);
+		kfree(e);
+	}
+out:
+	mutex_unlock(&wr->reg_mutex);
+	smc_wr_busy_put(wr);
+	return rc;
+}
+
+/* ---- creation and teardown ---- */
+
+static int smc_wr_create_qp(struct smc_wr *wr)
+{
+	struct ib_qp_init_attr init = {
+		.event_handler = smc_wr_qp_event,
+		.qp_context = wr,
+		.send_cq = wr->cq,
+		.recv_cq = wr->cq,
+		.cap = {
+			.max_send_wr = SMC_WR_SQ_SIZE,
+			.max_recv_wr = SMC_WR_RX_CNT,
+			.max_send_sge = 1,
+			.max_recv_sge = wr->v2 ? 2 : 1,
+			.max_inline_data = SMC_WR_TX_SIZE,
+		},
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.qp_type = IB_QPT_RC,
+	};
+	struct ib_qp *qp;
+
+	qp = ib_create_qp(wr->pd, &init);
+	if (IS_ERR(qp)) {
+		/* the device may not do inline data: copy instead */
+		init.cap.max_inline_data = 0;
+		qp = ib_create_qp(wr->pd, &init);
+		if (IS_ERR(qp))
+			return PTR_ERR(qp);
+	}
+	wr->inline_ok = init.cap.max_inline_data >= SMC_WR_TX_SIZE;
+	wr->qp = qp;
+	return 0;
+}
+
+static int smc_wr_map(struct smc_wr *wr, void *cpu, size_t len,
+		      enum dma_data_direction dir, u64 *dma)
+{
+	*dma = ib_dma_map_single(wr->ibdev, cpu, len, dir);
+	if (ib_dma_mapping_error(wr->ibdev, *dma)) {
+		*dma = 0;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int smc_wr_alloc_bufs(struct smc_wr *wr)
+{
+	int rc;
+
+	wr->tx_bufs = kcalloc(SMC_WR_SLOTS, SMC_WR_BUF_STRIDE, GFP_KERNEL);
+	wr->rx_bufs = kcalloc(SMC_WR_RX_CNT, SMC_WR_BUF_STRIDE, GFP_KERNEL);
+	if (!wr->tx_bufs || !wr->rx_bufs)
+		return -ENOMEM;
+	rc = smc_wr_map(wr, wr->tx_bufs, SMC_WR_SLOTS * SMC_WR_BUF_STRIDE,
+			DMA_TO_DEVICE, &wr->tx_dma);
+	if (rc)
+		return rc;
+	rc = smc_wr_map(wr, wr->rx_bufs, SMC_WR_RX_CNT * SMC_WR_BUF_STRIDE,
+			DMA_FROM_DEVICE, &wr->rx_dma);
+	if (rc || !wr->v2)
+		return rc;
+
+	wr->tx_v2 = kzalloc(SMC_WR_V2_LEN, GFP_KERNEL);
+	wr->rx_v2 = kzalloc(SMC_WR_V2_LEN, GFP_KERNEL);
+	if (!wr->tx_v2 || !wr->rx_v2)
+		return -ENOMEM;
+	rc = smc_wr_map(wr, wr->tx_v2, SMC_WR_V2_LEN, DMA_TO_DEVICE,
+			&wr->tx_v2_dma);
+	if (rc)
+		return rc;
+	return smc_wr_map(wr, wr->rx_v2, SMC_WR_V2_LEN, DMA_FROM_DEVICE,
+			  &wr->rx_v2_dma);
+}
+
+static void smc_wr_free_bufs(struct smc_wr *wr)
+{
+	if (wr->rx_v2_dma)
+		ib_dma_unmap_single(wr->ibdev, wr->rx_v2_dma, SMC_WR_V2_LEN,
+				    DMA_FROM_DEVICE);
+	if (wr->tx_v2_dma)
+		ib_dma_unmap_single(wr->ibdev, wr->tx_v2_dma, SMC_WR_V2_LEN,
+				    DMA_TO_DEVICE);
+	if (wr->rx_dma)
+		ib_dma_unmap_single(wr->ibdev, wr->rx_dma,
+				    SMC_WR_RX_CNT * SMC_WR_BUF_STRIDE,
+				    DMA_FROM_DEVICE);
+	if (wr->tx_dma)
+		ib_dma_unmap_single(wr->ibdev, wr->tx_dma,
+				    SMC_WR_SLOTS * SMC_WR_BUF_STRIDE,
+				    DMA_TO_DEVICE);
+	kfree(wr->rx_v2);
+	kfree(wr->tx_v2);
+	kfree(wr->rx_bufs);
+	kfree(wr->tx_bufs);
+}
+
+static void smc_wr_init_slots(struct smc_wr *wr)
+{
+	unsigned int i;
+
+	for (i = 0; i <= SMC_WR_SLOTS; i++) {
+		wr->tx[i].wr = wr;
+		wr->tx[i].cqe.done = smc_wr_tx_done;
+	}
+	wr->write_cqe.done = smc_wr_write_done;
+	wr->reg_cqe.done = smc_wr_reg_done;
+
+	for (i = 0; i < SMC_WR_RX_CNT; i++) {
+		struct smc_wr_rx *rx = &wr->rx[i];
+
+		rx->wr = wr;
+		rx->cqe.done = smc_wr_rx_done;
+		rx->buf = wr->rx_bufs + i * SMC_WR_BUF_STRIDE;
+		rx->dma = wr->rx_dma + i * SMC_WR_BUF_STRIDE;
+		rx->sge[0].addr = rx->dma;
+		rx->sge[0].length = SMC_WR_TX_SIZE;
+		rx->sge[0].lkey = wr->pd->local_dma_lkey;
+		if (wr->v2) {
+			/* the head's room stays ours, see smc_wr_rx_done() */
+			rx->sge[1].addr = wr->rx_v2_dma + SMC_WR_TX_SIZE;
+			rx->sge[1].length = SMC_WR_V2_LEN - SMC_WR_TX_SIZE;
+			rx->sge[1].lkey = wr->pd->local_dma_lkey;
+		}
+		rx->rwr.wr_cqe = &rx->cqe;
+		rx->rwr.sg_list = rx->sge;
+		rx->rwr.num_sge = wr->v2 ? 2 : 1;
+	}
+}
+
+static int smc_wr_qp_init(struct smc_wr *wr)
+{
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = wr->link->port,
+		.qp_access_flags = IB_ACCESS_LOCAL_WRITE |
+				   IB_ACCESS_REMOTE_WRITE,
+	};
+
+	return ib_modify_qp(wr->qp, &attr,
+			    IB_QP_STATE | IB_QP_PKEY_INDEX | IB_QP_PORT |
+			    IB_QP_ACCESS_FLAGS);
+}
+
+/* Release what exists; the QP must be gone or never posted to. */
+static void smc_wr_free(struct smc_wr *wr)
+{
+	struct smc_wr_mr *e, *tmp;
+
+	if (wr->qp && ib_destroy_qp(wr->qp)) {
+		/* still attached to the CQ and the PD: leak, do not free */
+		ibdev_err(wr->ibdev, "smc: link %u: QP not destroyed\n",
+			  wr->link->link_id);
+		return;
+	}
+	if (wr->cq)
+		ib_free_cq(wr->cq);	/* waits for a running poll */
+	list_for_each_entry_safe(e, tmp, &wr->mrs, list) {
+		ib_dereg_mr(e->mr);
+		list_del(&e->list);
+		kfree(e);
+	}
+	smc_wr_free_bufs(wr);
+	if (wr->pd)
+		ib_dealloc_pd(wr->pd);
+	kvfree(wr);
+}
+
+int smc_wr_link_init(struct smc_link *link)
+{
+	struct ib_device *ibdev = link->dev->ibdev;
+	struct ib_port_attr pattr;
+	struct smc_wr *wr;
+	unsigned int i;
+	int rc;
+
+	rc = ib_query_port(ibdev, link->port, &pattr);
+	if (rc)
+		return rc;
+
+	wr = kvzalloc(sizeof(*wr), GFP_KERNEL);
+	if (!wr)
+		return -ENOMEM;
+	wr->link = link;
+	wr->ibdev = ibdev;
+	wr->v2 = link->lgr->version == SMC_V2;
+	init_waitqueue_head(&wr->wait);
+	mutex_init(&wr->reg_mutex);
+	init_completion(&wr->reg_done);
+	INIT_LIST_HEAD(&wr->mrs);
+	get_random_bytes(&wr->key, sizeof(wr->key));
+
+	wr->pd = ib_alloc_pd(ibdev, 0);
+	if (IS_ERR(wr->pd)) {
+		rc = PTR_ERR(wr->pd);
+		wr->pd = NULL;
+		goto err;
+	}
+	wr->cq = ib_alloc_cq(ibdev, wr, SMC_WR_CQ_SIZE, 0, IB_POLL_SOFTIRQ);
+	if (IS_ERR(wr->cq)) {
+		rc = PTR_ERR(wr->cq);
+		wr->cq = NULL;
+		goto err;
+	}
+	rc = smc_wr_create_qp(wr);
+	if (rc)
+		goto err;
+	rc = smc_wr_alloc_bufs(wr);
+	if (rc)
+		goto err;
+	smc_wr_init_slots(wr);
+	rc = smc_wr_qp_init(wr);
+	if (rc)
+		goto err;
+	/* all receives posted before the peer can send (RTR) */
+	for (i = 0; i < SMC_WR_RX_CNT; i++) {
+		rc = smc_wr_rx_post(&wr->rx[i]);
+		if (rc)
+			goto err_posted;
+	}
+
+	link->pd = wr->pd;
+	link->qp = wr->qp;
+	link->qpn = wr->qp->qp_num;
+	link->psn = get_random_u32() & 0xffffff;
+	link->path_mtu = pattr.active_mtu;
+	link->wr = wr;
+	return 0;
+
+err_posted:
+	/* flush the receives posted so far, quietly */
+	set_bit(SMC_WR_DOWN, &wr->flags);
+	smc_wr_qp_error(wr);
+	wait_event_timeout(wr->wait, !atomic_read(&wr->posted),
+			   SMC_WR_DRAIN_TIMEO);
+err:
+	smc_wr_free(wr);
+	return rc;
+}
+
+void smc_wr_link_destroy(struct smc_link *link)
+{
+	struct smc_wr *wr = link->wr;
+
+	if (!wr)
+		return;
+	smc_wr_link_down(link);
+	smp_mb();	/* down before reading busy; pairs with smc_wr_post() */
+	if (!wait_event_timeout(wr->wait, !atomic_read(&wr->busy),
+				SMC_WR_DRAIN_TIMEO))
+		ibdev_warn(wr->ibdev, "smc: link %u: senders still busy\n",
+			   link->link_id);
+	smc_wr_qp_error(wr);
+	if (!wait_event_timeout(wr->wait, !atomic_read(&wr->posted),
+				SMC_WR_DRAIN_TIMEO))
+		ibdev_warn(wr->ibdev,
+			   "smc: link %u: %d work requests not completed\n",
+			   link->link_id, atomic_read(&wr->posted));
+	link->wr = NULL;
+	link->qp = NULL;
+	link->pd = NULL;
+	smc_wr_free(wr);
+}
