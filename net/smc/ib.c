@@ -34,6 +34,7 @@
 #include <rdma/ib_cache.h>
 
 #include "ib.h"
+#include "core.h"
 
 static LIST_HEAD(smc_ib_devs);
 static DEFINE_MUTEX(smc_ib_mutex);
@@ -69,6 +70,7 @@ static void smc_ib_port_work(struct work_struct *work)
 	struct ib_port_attr attr;
 	struct net_device *ndev;
 	struct smc_ib_port *sp;
+	bool was_active;
 	int ifindex;
 	u8 state;
 	u32 p;
@@ -86,6 +88,7 @@ static void smc_ib_port_work(struct work_struct *work)
 
 		sp = &dev->port[p - 1];
 		mutex_lock(&smc_ib_mutex);
+		was_active = sp->active;
 		sp->state = state;
 		sp->active = !READ_ONCE(dev->fatal) &&
 			     state == IB_PORT_ACTIVE;
@@ -93,6 +96,9 @@ static void smc_ib_port_work(struct work_struct *work)
 		mutex_unlock(&smc_ib_mutex);
 		ibdev_dbg(dev->ibdev, "smc: port %u state %u, ifindex %d\n",
 			  p, state, ifindex);
+		/* port down or device dead: its link groups cannot go on */
+		if (was_active && !sp->active)
+			smc_lgr_terminate_port(dev, p);
 	}
 }
 
@@ -179,6 +185,8 @@ static void smc_ib_remove(struct ib_device *ibdev, void *client_data)
 	ib_unregister_event_handler(&dev->event_handler);
 	cancel_work_sync(&dev->port_work);
 
+	/* link groups hold references until their links are destroyed */
+	smc_lgr_terminate_dev(dev);
 	smc_ib_put(dev);
 	wait_for_completion(&dev->released);
 	kfree(dev);

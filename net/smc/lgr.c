@@ -1,0 +1,1046 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared Memory Communications over RDMA: the link group registry.
+ *
+ * Every link group is on smc_lgrs from its creation until its links are
+ * destroyed.  Its reference count has one reference for that list entry,
+ * one for every attached connection, one for every user that found or
+ * created it and one for every queued work item (terminate, idle timeout,
+ * LLC queue).  Termination happens in two steps: smc_lgr_terminate()
+ * marks the lgr terminating, tells the connections and takes the links
+ * down without sleeping; the terminate work then stops the LLC layer,
+ * unmaps the buffers, destroys the links, leaves the list and drops the
+ * list's reference.  The memory (and the buffers) go with the last
+ * reference.
+ *
+ * Locking:
+ *   smc_lgr_pending[role]  serialises find+create per role (the handshake
+ *                          holds it); outermost.
+ *   lgr->llc_mutex         one local LLC flow at a time; taken by the
+ *                          terminate work around link destruction, so no
+ *                          flow uses a link while it is destroyed.
+ *   lgr->bufs_mutex        sndbufs, rmbs and their mappings; may be taken
+ *                          under llc_mutex.
+ *   smc_lgrs_lock (BH)     the list, lgr ids; innermost, never sleeps.
+ *   lgr->conns_lock (BH)   conns, conns_num, terminating, rtokens; taken
+ *                          in softirq by wr.c for CDC dispatch.
+ * Link states are written with WRITE_ONCE (smc_lgr_link_failed() runs in
+ * softirq) and read with READ_ONCE.
+ */
+#define pr_fmt(fmt) "smc: " fmt
+
+#include <linux/gfp.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sizes.h>
+#include <linux/string.h>
+#include <linux/unaligned.h>
+#include <net/net_namespace.h>
+
+#include "core.h"
+#include "wr.h"
+#include "llc.h"
+
+#define SMC_LGR_ID_STEP		256		/* as upstream numbers them */
+#define SMC_LGR_IDLE_SERVER	(600 * HZ)	/* upstream's idle timeouts */
+#define SMC_LGR_IDLE_CLIENT	(610 * HZ)
+#define SMC_LGR_TEARDOWN_WAIT	(30 * HZ)	/* terminate_dev, exit */
+#define SMC_BUF_MIN		SZ_16K
+#define SMC_TOKEN_TRIES		16
+
+struct workqueue_struct *smc_lgr_wq;
+
+static LIST_HEAD(smc_lgrs);
+static DEFINE_SPINLOCK(smc_lgrs_lock);
+static u32 smc_lgr_num;			/* under smc_lgrs_lock */
+static atomic_t smc_lgr_count = ATOMIC_INIT(0);	/* allocated lgrs */
+static DECLARE_WAIT_QUEUE_HEAD(smc_lgr_waitq);	/* list/count changes */
+static atomic_t smc_lgr_next_token = ATOMIC_INIT(0);
+static struct mutex smc_lgr_pending[2];
+
+static void smc_lgr_terminate_work(struct work_struct *work);
+static void smc_lgr_idle_work(struct work_struct *work);
+
+/* ------------------------------------------------------------------ */
+/* references                                                          */
+
+static void smc_buf_free(struct smc_buf *buf)
+{
+	__free_pages(virt_to_page(buf->cpu_addr), get_order(buf->size));
+	kfree(buf);
+}
+
+static void smc_lgr_free_bufs(struct list_head *head)
+{
+	struct smc_buf *buf, *tmp;
+
+	list_for_each_entry_safe(buf, tmp, head, list) {
+		list_del(&buf->list);
+		smc_buf_free(buf);
+	}
+}
+
+/* Last reference: links are destroyed and buffers unmapped by now. */
+static void smc_lgr_release(struct kref *ref)
+{
+	struct smc_lgr *lgr = container_of(ref, struct smc_lgr, ref);
+
+	smc_lgr_free_bufs(&lgr->sndbufs);
+	smc_lgr_free_bufs(&lgr->rmbs);
+	smc_llc_lgr_free(lgr);
+	kfree(lgr);
+	if (atomic_dec_and_test(&smc_lgr_count))
+		wake_up_all(&smc_lgr_waitq);
+}
+
+/**
+ * smc_lgr_put() - drop a reference to a link group
+ * @lgr: the link group
+ *
+ * Any context; the last reference frees the link group.
+ */
+void smc_lgr_put(struct smc_lgr *lgr)
+{
+	kref_put(&lgr->ref, smc_lgr_release);
+}
+
+/* Queue the terminate work with a reference of its own. */
+static void smc_lgr_sched_terminate(struct smc_lgr *lgr)
+{
+	kref_get(&lgr->ref);
+	if (!queue_work(smc_lgr_wq, &lgr->terminate_work))
+		smc_lgr_put(lgr);
+}
+
+/* ------------------------------------------------------------------ */
+/* registry                                                            */
+
+/**
+ * smc_lgr_pending_lock() - serialise find and create for one role
+ * @server: the role
+ */
+void smc_lgr_pending_lock(bool server)
+{
+	mutex_lock(&smc_lgr_pending[server]);
+}
+
+/**
+ * smc_lgr_pending_unlock() - see smc_lgr_pending_lock()
+ * @server: the role
+ */
+void smc_lgr_pending_unlock(bool server)
+{
+	mutex_unlock(&smc_lgr_pending[server]);
+}
+
+static bool smc_link_usable(const struct smc_link *link)
+{
+	enum smc_link_state st = READ_ONCE(link->state);
+
+	return st == SMC_LINK_INIT || st == SMC_LINK_ACTIVATING ||
+	       st == SMC_LINK_ACTIVE;
+}
+
+static bool smc_lgr_has_active_link(struct smc_lgr *lgr)
+{
+	int i;
+
+	for (i = 0; i < SMC_LINKS_MAX; i++)
+		if (READ_ONCE(lgr->links[i].state) == SMC_LINK_ACTIVE)
+			return true;
+	return false;
+}
+
+static bool smc_lgr_matches(struct smc_lgr *lgr, const struct smc_lgr_key *key)
+{
+	if (!net_eq(lgr->net, key->net) || lgr->server != key->server ||
+	    lgr->version != key->version || lgr->vlan != key->vlan)
+		return false;
+	if (memcmp(lgr->peer_systemid, key->peer_systemid,
+		   SMC_CLC_SYSTEMID_LEN) ||
+	    memcmp(lgr->peer_gid, key->peer_gid, SMC_IB_GID_LEN))
+		return false;
+	if (lgr->version == SMC_V1 &&
+	    memcmp(lgr->peer_mac, key->peer_mac, ETH_ALEN))
+		return false;
+	return true;
+}
+
+/**
+ * smc_lgr_find() - a link group to add a connection to
+ * @key: role and peer identity
+ *
+ * Return: the lgr with a reference for the caller, or NULL.
+ */
+struct smc_lgr *smc_lgr_find(const struct smc_lgr_key *key)
+{
+	struct smc_lgr *lgr, *found = NULL;
+	bool room;
+
+	spin_lock_bh(&smc_lgrs_lock);
+	list_for_each_entry(lgr, &smc_lgrs, list) {
+		if (!smc_lgr_matches(lgr, key))
+			continue;
+		read_lock_bh(&lgr->conns_lock);
+		room = !lgr->terminating && lgr->conns_num < lgr->max_conns;
+		read_unlock_bh(&lgr->conns_lock);
+		if (!room || !smc_lgr_has_active_link(lgr))
+			continue;
+		kref_get(&lgr->ref);
+		found = lgr;
+		break;
+	}
+	spin_unlock_bh(&smc_lgrs_lock);
+	return found;
+}
+
+/**
+ * smc_lgr_link_set_uid() - our link uid, as upstream derives it
+ * @link: a link whose link_id is set
+ *
+ * The lgr id's four bytes read as a host-order number, plus the link
+ * number, in network order.
+ */
+void smc_lgr_link_set_uid(struct smc_link *link)
+{
+	u32 base;
+
+	memcpy(&base, link->lgr->id, sizeof(base));
+	put_unaligned_be32(base + link->link_id, link->link_uid);
+}
+
+/**
+ * smc_lgr_create() - a new link group with its first link
+ * @key: role and peer identity
+ * @local: our end of the first link; a device reference is taken
+ *
+ * The link is in SMC_LINK_INIT with its QP created.  Process context.
+ *
+ * Return: the lgr with one reference for the caller, or NULL.
+ */
+struct smc_lgr *smc_lgr_create(const struct smc_lgr_key *key,
+			       const struct smc_lgr_local *local)
+{
+	struct smc_link *link;
+	struct smc_lgr *lgr;
+	bool dead;
+
+	lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
+	if (!lgr)
+		return NULL;
+	kref_init(&lgr->ref);		/* the list's */
+	INIT_LIST_HEAD(&lgr->list);
+	lgr->net = key->net;
+	lgr->server = key->server;
+	lgr->version = key->version;
+	lgr->release = local->release;
+	memcpy(lgr->peer_systemid, key->peer_systemid, SMC_CLC_SYSTEMID_LEN);
+	memcpy(lgr->peer_gid, key->peer_gid, SMC_IB_GID_LEN);
+	memcpy(lgr->peer_mac, key->peer_mac, ETH_ALEN);
+	lgr->vlan = key->vlan;
+	lgr->max_conns = local->max_conns ? : SMC_CONNS_MAX;
+	lgr->max_links = local->max_links;
+	mutex_init(&lgr->llc_mutex);
+	rwlock_init(&lgr->conns_lock);
+	lgr->conns = RB_ROOT;
+	mutex_init(&lgr->bufs_mutex);
+	INIT_LIST_HEAD(&lgr->sndbufs);
+	INIT_LIST_HEAD(&lgr->rmbs);
+	INIT_DELAYED_WORK(&lgr->free_work, smc_lgr_idle_work);
+	INIT_WORK(&lgr->terminate_work, smc_lgr_terminate_work);
+
+	spin_lock_bh(&smc_lgrs_lock);
+	smc_lgr_num += SMC_LGR_ID_STEP;
+	memcpy(lgr->id, &smc_lgr_num, sizeof(lgr->id));
+	spin_unlock_bh(&smc_lgrs_lock);
+
+	if (smc_llc_lgr_init(lgr))
+		goto free_lgr;
+
+	link = &lgr->links[0];
+	link->lgr = lgr;
+	link->idx = 0;
+	link->link_id = 1;		/* the server's number; a client adopts it */
+	smc_lgr_link_set_uid(link);
+	/* our own reference; the caller's stays the caller's */
+	refcount_inc(&local->dev->refs);
+	link->dev = local->dev;
+	link->port = local->port;
+	link->sgid_index = local->sgid_index;
+	memcpy(link->gid, local->gid, SMC_IB_GID_LEN);
+	memcpy(link->mac, local->mac, ETH_ALEN);
+	atomic_set(&link->conn_cnt, 0);
+	if (smc_wr_link_init(link))
+		goto put_dev;
+	WRITE_ONCE(link->state, SMC_LINK_INIT);
+
+	kref_get(&lgr->ref);		/* the caller's */
+	atomic_inc(&smc_lgr_count);
+	/* smc_lgr_terminate_dev() marks a device fatal before its scan */
+	spin_lock_bh(&smc_lgrs_lock);
+	dead = READ_ONCE(local->dev->fatal);
+	if (!dead)
+		list_add_tail(&lgr->list, &smc_lgrs);
+	spin_unlock_bh(&smc_lgrs_lock);
+	if (dead) {
+		atomic_dec(&smc_lgr_count);
+		WRITE_ONCE(link->state, SMC_LINK_UNUSED);
+		smc_wr_link_destroy(link);
+		goto put_dev;
+	}
+	return lgr;
+
+put_dev:
+	smc_ib_put(local->dev);
+	smc_llc_lgr_free(lgr);
+free_lgr:
+	kfree(lgr);
+	return NULL;
+}
+
+/**
+ * smc_lgr_find_link() - the active link to the peer's QP @qpn at @gid
+ * @lgr: the link group
+ * @qpn: the peer's QP number
+ * @gid: the peer's GID
+ *
+ * Return: the link or NULL.
+ */
+struct smc_link *smc_lgr_find_link(struct smc_lgr *lgr, u32 qpn,
+				   const u8 *gid)
+{
+	struct smc_link *link;
+	int i;
+
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		link = &lgr->links[i];
+		if (READ_ONCE(link->state) == SMC_LINK_ACTIVE &&
+		    link->peer.qpn == qpn &&
+		    !memcmp(link->peer.gid, gid, SMC_IB_GID_LEN))
+			return link;
+	}
+	return NULL;
+}
+
+/**
+ * smc_lgr_pick_link() - the active link with the fewest connections
+ * @lgr: the link group
+ *
+ * Return: the link or NULL.
+ */
+struct smc_link *smc_lgr_pick_link(struct smc_lgr *lgr)
+{
+	struct smc_link *link, *best = NULL;
+	int i;
+
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		link = &lgr->links[i];
+		if (READ_ONCE(link->state) != SMC_LINK_ACTIVE)
+			continue;
+		if (!best ||
+		    atomic_read(&link->conn_cnt) < atomic_read(&best->conn_cnt))
+			best = link;
+	}
+	return best;
+}
+
+/* ------------------------------------------------------------------ */
+/* termination                                                         */
+
+/*
+ * Mark @lgr terminating and tell its connections; with @idle only when
+ * no connection is attached.  Returns true for the caller that did it.
+ */
+static bool smc_lgr_mark_terminating(struct smc_lgr *lgr, bool idle)
+{
+	struct smc_lgr_conn *c;
+	struct rb_node *node;
+	bool first = false;
+
+	write_lock_bh(&lgr->conns_lock);
+	if (lgr->terminating || (idle && lgr->conns_num))
+		goto out;
+	WRITE_ONCE(lgr->terminating, true);
+	first = true;
+	for (node = rb_first(&lgr->conns); node; node = rb_next(node)) {
+		c = rb_entry(node, struct smc_lgr_conn, node);
+		c->gone = true;
+		smc_conn_lgr_gone(c);
+	}
+out:
+	write_unlock_bh(&lgr->conns_lock);
+	return first;
+}
+
+static void smc_lgr_links_down(struct smc_lgr *lgr)
+{
+	struct smc_link *link;
+	int i;
+
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		link = &lgr->links[i];
+		if (READ_ONCE(link->state) == SMC_LINK_UNUSED)
+			continue;
+		WRITE_ONCE(link->state, SMC_LINK_DOWN);
+		smc_wr_link_down(link);
+	}
+	smc_llc_wake(lgr);
+}
+
+static void __smc_lgr_terminate(struct smc_lgr *lgr, bool notify_peer,
+				bool idle)
+{
+	if (!smc_lgr_mark_terminating(lgr, idle))
+		return;
+	if (notify_peer)
+		smc_llc_send_delete_all(lgr, SMC_LLC_DEL_PROG_INIT_TERM);
+	smc_lgr_links_down(lgr);
+	smc_lgr_sched_terminate(lgr);
+}
+
+/**
+ * smc_lgr_terminate() - end a link group
+ * @lgr: the link group, the caller holds a reference
+ * @notify_peer: send DELETE_LINK (best effort) before the links go down
+ *
+ * Idempotent.  Does not sleep; the links are destroyed by a work item.
+ */
+void smc_lgr_terminate(struct smc_lgr *lgr, bool notify_peer)
+{
+	__smc_lgr_terminate(lgr, notify_peer, false);
+}
+
+/* Unmap every buffer from @link. */
+static void smc_lgr_unmap_bufs(struct smc_lgr *lgr, struct smc_link *link)
+{
+	struct list_head *heads[] = { &lgr->sndbufs, &lgr->rmbs };
+	struct smc_buf *buf;
+	int h;
+
+	for (h = 0; h < ARRAY_SIZE(heads); h++) {
+		list_for_each_entry(buf, heads[h], list) {
+			if (!buf->map[link->idx].mapped)
+				continue;
+			smc_wr_buf_unmap(link, buf);
+			buf->map[link->idx].mapped = false;
+		}
+	}
+}
+
+/* The second step of termination; process context, runs once. */
+static void smc_lgr_teardown(struct smc_lgr *lgr)
+{
+	struct smc_link *link;
+	int i;
+
+	smc_llc_lgr_stop(lgr);
+	if (cancel_delayed_work_sync(&lgr->free_work))
+		smc_lgr_put(lgr);
+
+	mutex_lock(&lgr->llc_mutex);	/* no local flow uses a link */
+	mutex_lock(&lgr->bufs_mutex);
+	lgr->freeing = true;		/* no new mappings */
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		link = &lgr->links[i];
+		if (link->state != SMC_LINK_UNUSED)
+			smc_lgr_unmap_bufs(lgr, link);
+	}
+	mutex_unlock(&lgr->bufs_mutex);
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		link = &lgr->links[i];
+		if (link->state == SMC_LINK_UNUSED)
+			continue;
+		smc_wr_link_destroy(link);
+		WRITE_ONCE(link->state, SMC_LINK_UNUSED);
+		smc_ib_put(link->dev);
+		link->dev = NULL;
+	}
+	mutex_unlock(&lgr->llc_mutex);
+
+	spin_lock_bh(&smc_lgrs_lock);
+	list_del_init(&lgr->list);
+	spin_unlock_bh(&smc_lgrs_lock);
+	wake_up_all(&smc_lgr_waitq);
+	smc_lgr_put(lgr);		/* the list's */
+}
+
+static void smc_lgr_terminate_work(struct work_struct *work)
+{
+	struct smc_lgr *lgr = container_of(work, struct smc_lgr,
+					   terminate_work);
+
+	/* link failure: the first step has not happened yet */
+	__smc_lgr_terminate(lgr, false, false);
+	if (!lgr->freeing)
+		smc_lgr_teardown(lgr);
+	smc_lgr_put(lgr);		/* the work's */
+}
+
+/* Idle timeout: no connection for a while, say goodbye to the peer. */
+static void smc_lgr_idle_work(struct work_struct *work)
+{
+	struct smc_lgr *lgr = container_of(to_delayed_work(work),
+					   struct smc_lgr, free_work);
+
+	__smc_lgr_terminate(lgr, true, true);
+	smc_lgr_put(lgr);		/* the timer's */
+}
+
+/**
+ * smc_lgr_link_failed() - a link failed
+ * @link: the link
+ *
+ * Any context.  A link group has one link only, so the lgr goes.
+ */
+void smc_lgr_link_failed(struct smc_link *link)
+{
+	struct smc_lgr *lgr = link->lgr;
+
+	if (READ_ONCE(link->state) == SMC_LINK_UNUSED)
+		return;
+	WRITE_ONCE(link->state, SMC_LINK_DOWN);
+	smc_llc_wake(lgr);
+	if (!READ_ONCE(lgr->terminating))
+		smc_lgr_sched_terminate(lgr);
+}
+
+static bool smc_lgr_uses(struct smc_lgr *lgr, struct smc_ib_dev *dev,
+			 u8 port)
+{
+	int i;
+
+	for (i = 0; i < SMC_LINKS_MAX; i++)
+		if (lgr->links[i].state != SMC_LINK_UNUSED &&
+		    lgr->links[i].dev == dev &&
+		    (!port || lgr->links[i].port == port))
+			return true;
+	return false;
+}
+
+/* Terminate every lgr with a link on @dev (@port, or any port if 0). */
+static void smc_lgr_terminate_on(struct smc_ib_dev *dev, u8 port,
+				 bool notify_peer)
+{
+	struct smc_lgr *lgr, *found;
+
+	do {
+		found = NULL;
+		spin_lock_bh(&smc_lgrs_lock);
+		list_for_each_entry(lgr, &smc_lgrs, list) {
+			if (READ_ONCE(lgr->terminating) ||
+			    !smc_lgr_uses(lgr, dev, port))
+				continue;
+			kref_get(&lgr->ref);
+			found = lgr;
+			break;
+		}
+		spin_unlock_bh(&smc_lgrs_lock);
+		if (found) {
+			smc_lgr_terminate(found, notify_peer);
+			smc_lgr_put(found);
+		}
+	} while (found);
+}
+
+static bool smc_lgr_dev_unused(struct smc_ib_dev *dev)
+{
+	struct smc_lgr *lgr;
+	bool unused = true;
+
+	spin_lock_bh(&smc_lgrs_lock);
+	list_for_each_entry(lgr, &smc_lgrs, list) {
+		if (smc_lgr_uses(lgr, dev, 0)) {
+			unused = false;
+			break;
+		}
+	}
+	spin_unlock_bh(&smc_lgrs_lock);
+	return unused;
+}
+
+/**
+ * smc_lgr_terminate_dev() - terminate every lgr using a device
+ * @dev: the device, being removed or dead
+ *
+ * Waits (bounded) until their links are destroyed and the device
+ * references of the links are dropped.  Process context.
+ */
+void smc_lgr_terminate_dev(struct smc_ib_dev *dev)
+{
+	/* no new lgr on it from now on: see smc_lgr_create() */
+	spin_lock_bh(&smc_lgrs_lock);
+	WRITE_ONCE(dev->fatal, true);
+	spin_unlock_bh(&smc_lgrs_lock);
+
+	smc_lgr_terminate_on(dev, 0, true);
+	if (!wait_event_timeout(smc_lgr_waitq, smc_lgr_dev_unused(dev),
+				SMC_LGR_TEARDOWN_WAIT))
+		pr_warn("link groups on %s did not go away\n",
+			dev_name(&dev->ibdev->dev));
+}
+
+/**
+ * smc_lgr_terminate_port() - terminate every lgr with a link on a port
+ * @dev: the device
+ * @port: the port (1-based) that went down
+ *
+ * Does not wait.  Process context.
+ */
+void smc_lgr_terminate_port(struct smc_ib_dev *dev, u8 port)
+{
+	smc_lgr_terminate_on(dev, port, false);
+}
+
+/* ------------------------------------------------------------------ */
+/* connections                                                         */
+
+static struct smc_lgr_conn *smc_lgr_conn_search(struct smc_lgr *lgr,
+						u32 token)
+{
+	struct rb_node *node = lgr->conns.rb_node;
+	struct smc_lgr_conn *c;
+
+	while (node) {
+		c = rb_entry(node, struct smc_lgr_conn, node);
+		if (token < c->token)
+			node = node->rb_left;
+		else if (token > c->token)
+			node = node->rb_right;
+		else
+			return c;
+	}
+	return NULL;
+}
+
+/**
+ * smc_lgr_conn_lookup() - the connection holding a token
+ * @lgr: the link group, conns_lock held
+ * @token: our alert token
+ *
+ * Return: the connection or NULL.
+ */
+struct smc_lgr_conn *smc_lgr_conn_lookup(struct smc_lgr *lgr, u32 token)
+{
+	return smc_lgr_conn_search(lgr, token);
+}
+
+static void smc_lgr_conn_insert(struct smc_lgr *lgr, struct smc_lgr_conn *c)
+{
+	struct rb_node **link = &lgr->conns.rb_node, *parent = NULL;
+	struct smc_lgr_conn *cur;
+
+	while (*link) {
+		parent = *link;
+		cur = rb_entry(parent, struct smc_lgr_conn, node);
+		if (c->token < cur->token)
+			link = &parent->rb_left;
+		else
+			link = &parent->rb_right;
+	}
+	rb_link_node(&c->node, parent, link);
+	rb_insert_color(&c->node, &lgr->conns);
+}
+
+/* a token not zero and not used in @lgr, or 0; conns_lock held */
+static u32 smc_lgr_new_token(struct smc_lgr *lgr)
+{
+	u32 token;
+	int i;
+
+	for (i = 0; i < SMC_TOKEN_TRIES; i++) {
+		token = (u32)atomic_inc_return(&smc_lgr_next_token);
+		if (token && !smc_lgr_conn_search(lgr, token))
+			return token;
+	}
+	return 0;
+}
+
+/**
+ * smc_lgr_conn_add() - attach a connection to a link group
+ * @lgr: the link group, the caller holds a reference
+ * @c: the connection's part
+ * @link: the link to use (first contact: may not be active yet), or NULL
+ *
+ * Return: 0, -ENOSPC (lgr full), -ENOLINK (no usable link or
+ * terminating) or -EAGAIN (no free token).
+ */
+int smc_lgr_conn_add(struct smc_lgr *lgr, struct smc_lgr_conn *c,
+		     struct smc_link *link)
+{
+	u32 token;
+	int rc = 0;
+
+	write_lock_bh(&lgr->conns_lock);
+	if (lgr->terminating) {
+		rc = -ENOLINK;
+		goto out;
+	}
+	if (lgr->conns_num >= lgr->max_conns) {
+		rc = -ENOSPC;
+		goto out;
+	}
+	if (link) {
+		if (link->lgr != lgr || !smc_link_usable(link)) {
+			rc = -ENOLINK;
+			goto out;
+		}
+	} else {
+		link = smc_lgr_pick_link(lgr);
+		if (!link) {
+			rc = -ENOLINK;
+			goto out;
+		}
+	}
+	token = smc_lgr_new_token(lgr);
+	if (!token) {
+		rc = -EAGAIN;
+		goto out;
+	}
+	kref_get(&lgr->ref);
+	c->token = token;
+	c->lgr = lgr;
+	c->link = link;
+	c->peer_rtoken = -1;
+	c->gone = false;
+	atomic_inc(&link->conn_cnt);
+	smc_lgr_conn_insert(lgr, c);
+	lgr->conns_num++;
+out:
+	write_unlock_bh(&lgr->conns_lock);
+	/* a pending idle timeout held a reference */
+	if (!rc && cancel_delayed_work(&lgr->free_work))
+		smc_lgr_put(lgr);
+	return rc;
+}
+
+/**
+ * smc_lgr_conn_del() - detach a connection from its link group
+ * @c: the connection's part (nothing happens if it is not attached)
+ *
+ * Drops the connection's reference; the idle timer starts when the lgr
+ * has no connection left.
+ */
+void smc_lgr_conn_del(struct smc_lgr_conn *c)
+{
+	struct smc_lgr *lgr = c->lgr;
+	bool extra = false;
+
+	if (!lgr)
+		return;
+	write_lock_bh(&lgr->conns_lock);
+	rb_erase(&c->node, &lgr->conns);
+	RB_CLEAR_NODE(&c->node);
+	lgr->conns_num--;
+	if (c->link)
+		atomic_dec(&c->link->conn_cnt);
+	if (!lgr->conns_num && !lgr->terminating) {
+		kref_get(&lgr->ref);	/* the timer's */
+		extra = mod_delayed_work(smc_lgr_wq, &lgr->free_work,
+					 lgr->server ? SMC_LGR_IDLE_SERVER :
+						       SMC_LGR_IDLE_CLIENT);
+	}
+	write_unlock_bh(&lgr->conns_lock);
+	c->lgr = NULL;
+	c->link = NULL;
+	if (extra)			/* was pending: has its reference */
+		smc_lgr_put(lgr);
+	smc_lgr_put(lgr);		/* the connection's */
+}
+
+/* ------------------------------------------------------------------ */
+/* buffers                                                             */
+
+static void smc_buf_unmap_all(struct smc_lgr *lgr, struct smc_buf *buf)
+{
+	int i;
+
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		if (!buf->map[i].mapped)
+			continue;
+		smc_wr_buf_unmap(&lgr->links[i], buf);
+		buf->map[i].mapped = false;
+	}
+}
+
+/* a new buffer of exactly 16 KiB << @comp, mapped on every link */
+static struct smc_buf *smc_buf_alloc(struct smc_lgr *lgr, bool rmb, u8 comp)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY |
+			  __GFP_COMP | __GFP_ZERO;
+	u32 size = SMC_BUF_MIN << comp;
+	struct smc_link *link;
+	struct smc_buf *buf;
+	struct page *pages;
+	int i;
+
+	if (get_order(size) > MAX_PAGE_ORDER)
+		return NULL;
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	pages = alloc_pages(gfp, get_order(size));
+	if (!pages) {
+		kfree(buf);
+		return NULL;
+	}
+	buf->cpu_addr = page_address(pages);
+	buf->size = size;
+	buf->comp = comp;
+	buf->rmb = rmb;
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		link = &lgr->links[i];
+		if (!smc_link_usable(link))
+			continue;
+		if (smc_wr_buf_map(link, buf)) {
+			smc_buf_unmap_all(lgr, buf);
+			smc_buf_free(buf);
+			return NULL;
+		}
+		buf->map[i].mapped = true;
+	}
+	return buf;
+}
+
+/**
+ * smc_buf_get() - a send buffer or RMB for a new connection
+ * @lgr: the link group
+ * @rmb: an RMB rather than a send buffer
+ * @comp: the wanted size, 16 KiB << @comp
+ *
+ * Reuses an unused buffer of exactly the size, else allocates one,
+ * falling back to smaller sizes down to 16 KiB.  Sleeps.
+ *
+ * Return: the buffer (used) or NULL.
+ */
+struct smc_buf *smc_buf_get(struct smc_lgr *lgr, bool rmb, u8 comp)
+{
+	struct list_head *head = rmb ? &lgr->rmbs : &lgr->sndbufs;
+	struct smc_buf *buf;
+	int c;
+
+	if (comp > 31 - ilog2(SMC_BUF_MIN))
+		return NULL;
+	mutex_lock(&lgr->bufs_mutex);
+	if (READ_ONCE(lgr->terminating) || lgr->freeing) {
+		mutex_unlock(&lgr->bufs_mutex);
+		return NULL;
+	}
+	for (c = comp; c >= 0; c--) {
+		list_for_each_entry(buf, head, list) {
+			if (buf->used || buf->comp != c)
+				continue;
+			buf->used = true;
+			/* the peer must never read an earlier connection's data */
+			if (rmb)
+				memset(buf->cpu_addr, 0, buf->size);
+			goto out;
+		}
+		buf = smc_buf_alloc(lgr, rmb, c);
+		if (buf) {
+			buf->used = true;
+			list_add_tail(&buf->list, head);
+			goto out;
+		}
+	}
+	buf = NULL;
+out:
+	mutex_unlock(&lgr->bufs_mutex);
+	return buf;
+}
+
+/**
+ * smc_buf_put() - return a buffer to the link group's pool
+ * @lgr: the link group
+ * @buf: a buffer from smc_buf_get()
+ */
+void smc_buf_put(struct smc_lgr *lgr, struct smc_buf *buf)
+{
+	if (!buf)
+		return;
+	mutex_lock(&lgr->bufs_mutex);
+	buf->used = false;
+	mutex_unlock(&lgr->bufs_mutex);
+}
+
+/**
+ * smc_buf_confirm_rkey() - make the RMB's rkeys known to the peer
+ * @lgr: the link group
+ * @rmb: the RMB
+ *
+ * Sleeps up to SMC_LLC_WAIT_TIME plus the wait for a running LLC flow.
+ *
+ * Return: 0, or a negative errno (the peer refused, timeout, no link).
+ */
+int smc_buf_confirm_rkey(struct smc_lgr *lgr, struct smc_buf *rmb)
+{
+	if (!rmb->rmb)
+		return -EINVAL;
+	return smc_llc_confirm_rkey(lgr, rmb);
+}
+
+/* ------------------------------------------------------------------ */
+/* peer RMB tokens                                                     */
+
+/* conns_lock held for writing */
+static int __smc_rtoken_add(struct smc_lgr *lgr, u8 link_idx, u64 vaddr,
+			    u32 rkey)
+{
+	int i;
+
+	for_each_set_bit(i, lgr->rtokens_used, SMC_RMBS_MAX) {
+		if (lgr->rtokens[i][link_idx].rkey == rkey &&
+		    lgr->rtokens[i][link_idx].vaddr == vaddr)
+			return i;
+	}
+	i = find_first_zero_bit(lgr->rtokens_used, SMC_RMBS_MAX);
+	if (i >= SMC_RMBS_MAX)
+		return -ENOSPC;
+	__set_bit(i, lgr->rtokens_used);
+	memset(lgr->rtokens[i], 0, sizeof(lgr->rtokens[i]));
+	lgr->rtokens[i][link_idx].vaddr = vaddr;
+	lgr->rtokens[i][link_idx].rkey = rkey;
+	return i;
+}
+
+/**
+ * smc_rtoken_add() - record the peer's RMB
+ * @lgr: the link group
+ * @link: the link @rkey is valid on
+ * @vaddr: the RMB's address for RDMA WRITEs
+ * @rkey: its rkey on @link
+ *
+ * Return: the token index, or -ENOSPC when the table is full.
+ */
+int smc_rtoken_add(struct smc_lgr *lgr, struct smc_link *link, u64 vaddr,
+		   u32 rkey)
+{
+	int rc;
+
+	write_lock_bh(&lgr->conns_lock);
+	rc = __smc_rtoken_add(lgr, link->idx, vaddr, rkey);
+	write_unlock_bh(&lgr->conns_lock);
+	return rc;
+}
+
+/**
+ * smc_rtoken_get() - the peer's RMB on one link
+ * @lgr: the link group
+ * @idx: the token index
+ * @link_idx: the link's index in lgr->links[]
+ * @tok: filled in
+ *
+ * Return: true if the token exists and has an rkey for that link.
+ */
+bool smc_rtoken_get(struct smc_lgr *lgr, int idx, u8 link_idx,
+		    struct smc_rtoken *tok)
+{
+	bool ok = false;
+
+	if (idx < 0 || idx >= SMC_RMBS_MAX || link_idx >= SMC_LINKS_MAX)
+		return false;
+	read_lock_bh(&lgr->conns_lock);
+	if (test_bit(idx, lgr->rtokens_used) &&
+	    lgr->rtokens[idx][link_idx].rkey) {
+		*tok = lgr->rtokens[idx][link_idx];
+		ok = true;
+	}
+	read_unlock_bh(&lgr->conns_lock);
+	return ok;
+}
+
+/* See llc.h.  Entries for link numbers we do not know are ignored. */
+int smc_rtoken_confirm(struct smc_lgr *lgr, struct smc_link *link,
+		       const struct smc_llc_confirm_rkey *cr)
+{
+	const struct smc_llc_rtoken *t;
+	int idx, i, j, n;
+
+	write_lock_bh(&lgr->conns_lock);
+	idx = __smc_rtoken_add(lgr, link->idx, cr->tok[0].vaddr,
+			       cr->tok[0].rkey);
+	n = idx < 0 ? 0 : min_t(int, cr->num_rkeys, SMC_LLC_RKEY_CONT_MAX - 1);
+	for (i = 1; i <= n; i++) {
+		t = &cr->tok[i];
+		for (j = 0; j < SMC_LINKS_MAX; j++) {
+			if (lgr->links[j].state == SMC_LINK_UNUSED ||
+			    lgr->links[j].link_id != t->link_id)
+				continue;
+			lgr->rtokens[idx][j].vaddr = t->vaddr;
+			lgr->rtokens[idx][j].rkey = t->rkey;
+			break;
+		}
+	}
+	write_unlock_bh(&lgr->conns_lock);
+	return idx < 0 ? idx : 0;
+}
+
+/* See llc.h. */
+int smc_rtoken_delete(struct smc_lgr *lgr, struct smc_link *link, u32 rkey)
+{
+	int i, rc = -ENOENT;
+
+	write_lock_bh(&lgr->conns_lock);
+	for_each_set_bit(i, lgr->rtokens_used, SMC_RMBS_MAX) {
+		if (lgr->rtokens[i][link->idx].rkey != rkey)
+			continue;
+		memset(lgr->rtokens[i], 0, sizeof(lgr->rtokens[i]));
+		__clear_bit(i, lgr->rtokens_used);
+		rc = 0;
+		break;
+	}
+	write_unlock_bh(&lgr->conns_lock);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* module init/exit                                                    */
+
+/**
+ * smc_lgr_init() - set up the registry
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int smc_lgr_init(void)
+{
+	mutex_init(&smc_lgr_pending[0]);
+	mutex_init(&smc_lgr_pending[1]);
+	smc_lgr_wq = alloc_workqueue("smc_lgr", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	return smc_lgr_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * smc_lgr_exit() - terminate every link group and wait for them to go
+ *
+ * Module unload: no socket is left, so nothing but our own work items
+ * holds references for long.
+ */
+void smc_lgr_exit(void)
+{
+	struct smc_lgr *lgr, *found;
+
+	do {
+		found = NULL;
+		spin_lock_bh(&smc_lgrs_lock);
+		list_for_each_entry(lgr, &smc_lgrs, list) {
+			if (READ_ONCE(lgr->terminating))
+				continue;
+			kref_get(&lgr->ref);
+			found = lgr;
+			break;
+		}
+		spin_unlock_bh(&smc_lgrs_lock);
+		if (found) {
+			smc_lgr_terminate(found, true);
+			smc_lgr_put(found);
+		}
+	} while (found);
+
+	if (!wait_event_timeout(smc_lgr_waitq, !atomic_read(&smc_lgr_count),
+				SMC_LGR_TEARDOWN_WAIT))
+		pr_warn("%d link groups still referenced at unload\n",
+			atomic_read(&smc_lgr_count));
+	flush_workqueue(smc_lgr_wq);
+	destroy_workqueue(smc_lgr_wq);
+	smc_lgr_wq = NULL;
+}

@@ -1,0 +1,811 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared Memory Communications over RDMA: LLC flows.
+ *
+ * Messages arrive in softirq context (smc_llc_rx()).  They are validated
+ * and then either
+ *  - delivered to the local flow waiting for them (responses to our
+ *    requests, and the server's CONFIRM_LINK request a client expects on
+ *    its first link) through a one-message mailbox, or
+ *  - TEST_LINK responses: complete the link's keepalive, or
+ *  - peer requests: copied to a bounded per-lgr queue that a work item
+ *    answers in process context.
+ *
+ * Local flows (first link confirmation, CONFIRM_RKEY) run in the caller's
+ * context under lgr->llc_mutex, one at a time per lgr; each arms the
+ * mailbox for the message it expects before sending its request.  The
+ * keepalive (TEST_LINK) is a delayed work per link with its own
+ * completion, independent of the mailbox.
+ *
+ * Link groups have a single link: an ADD_LINK request from a server is
+ * rejected, a client's invitation to add one is declined.
+ *
+ * Locking: llc->lock (BH) protects the mailbox, the queue, ->stopped and
+ * the keepalive's waiting flag; it is innermost.  Every wait is bounded
+ * and ends early when the lgr terminates or the link goes down.
+ */
+#define pr_fmt(fmt) "smc: " fmt
+
+#include <linux/completion.h>
+#include <linux/jiffies.h>
+#include <linux/list.h>
+#include <linux/net.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/wait.h>
+
+#include "core.h"
+#include "wr.h"
+#include "llc.h"
+
+#define SMC_LLC_QUEUE_MAX	32		/* peer requests per lgr */
+#define SMC_LLC_TESTLINK_TIME	(30 * HZ)	/* upstream sysctl default */
+#define SMC_LLC_LINKS_ADVERTISED 2		/* CONFIRM_LINK max_links, v1 */
+/* DELETE_RKEY: the rkey count, echoed in a v2 response without list */
+#define SMC_LLC_DEL_RKEY_NUM_OFF 4
+
+struct smc_llc_qentry {
+	struct list_head list;
+	struct smc_link *link;
+	u16 len;
+	u8 data[];
+};
+
+struct smc_llc_lnk {
+	struct smc_link *link;
+	struct delayed_work testlink;
+	struct completion tl_resp;
+	bool tl_waiting;		/* under llc->lock */
+	unsigned long last_rx;		/* jiffies of the last LLC message */
+	u64 seen_rx_msgs;
+};
+
+struct smc_llc {
+	struct smc_lgr *lgr;
+	spinlock_t lock;		/* everything below but the works */
+	bool stopped;
+
+	/* peer requests */
+	struct list_head queue;
+	unsigned int qlen;
+	struct work_struct work;
+
+	/* the local flow's mailbox */
+	wait_queue_head_t wait;
+	u8 exp_type;			/* 0: nothing expected */
+	bool exp_req;			/* a request, not a response */
+	struct smc_link *exp_link;	/* NULL: any link */
+	bool have;
+	struct smc_llc_msg msg;		/* ->wire is NULL */
+
+	struct smc_llc_lnk lnk[SMC_LINKS_MAX];
+};
+
+static inline struct smc_llc *smc_llc_of(struct smc_lgr *lgr)
+{
+	return lgr->llc;
+}
+
+/* ------------------------------------------------------------------ */
+/* sending                                                             */
+
+/* Encode @m in the lgr's LLC version and send it on @link. */
+static int smc_llc_send(struct smc_link *link, struct smc_llc_msg *m,
+			long timeo)
+{
+	u8 buf[SMC_LLC_MSG_LEN];
+	int len;
+
+	m->version = link->lgr->version == SMC_V2 ? SMC_LLC_VERSION_V2 :
+						    SMC_LLC_VERSION_V1;
+	len = smc_llc_encode(m, buf, sizeof(buf));
+	if (len < 0)
+		return len;
+	return smc_wr_send(link, buf, len, 0, 0, timeo);
+}
+
+/* See llc.h. */
+void smc_llc_send_delete_all(struct smc_lgr *lgr, u32 reason)
+{
+	struct smc_llc_msg m = {};
+	struct smc_link *link;
+	int i;
+
+	m.type = SMC_LLC_DELETE_LINK;
+	m.flags = SMC_LLC_FLAG_DEL_LINK_ALL | SMC_LLC_FLAG_DEL_LINK_ORDERLY;
+	m.delete_link.reason = reason;
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		link = &lgr->links[i];
+		if (READ_ONCE(link->state) != SMC_LINK_ACTIVE)
+			continue;
+		if (!smc_llc_send(link, &m, 0))
+			break;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* the local flow's mailbox                                            */
+
+static void smc_llc_expect(struct smc_llc *llc, u8 type, bool req,
+			   struct smc_link *link)
+{
+	spin_lock_bh(&llc->lock);
+	llc->exp_type = type;
+	llc->exp_req = req;
+	llc->exp_link = link;
+	llc->have = false;
+	spin_unlock_bh(&llc->lock);
+}
+
+static void smc_llc_expect_none(struct smc_llc *llc)
+{
+	smc_llc_expect(llc, 0, false, NULL);
+}
+
+static bool smc_llc_link_gone(struct smc_link *link)
+{
+	enum smc_link_state st = READ_ONCE(link->state);
+
+	return st == SMC_LINK_DOWN || st == SMC_LINK_UNUSED;
+}
+
+static bool smc_llc_mail_ready(struct smc_llc *llc, struct smc_link *link)
+{
+	return READ_ONCE(llc->have) || READ_ONCE(llc->lgr->terminating) ||
+	       smc_llc_link_gone(link);
+}
+
+/*
+ * Wait up to @timeo for the expected message; it is copied to @out.  The
+ * mailbox is disarmed afterwards.  Returns 0, -ENOLINK or -ETIMEDOUT.
+ */
+static int smc_llc_await(struct smc_llc *llc, struct smc_link *link,
+			 long timeo, struct smc_llc_msg *out)
+{
+	int rc;
+
+	wait_event_timeout(llc->wait, smc_llc_mail_ready(llc, link),
+			   max(timeo, 1L));
+	spin_lock_bh(&llc->lock);
+	if (llc->have) {
+		*out = llc->msg;
+		rc = 0;
+	} else if (READ_ONCE(llc->lgr->terminating) ||
+		   smc_llc_link_gone(link)) {
+		rc = -ENOLINK;
+	} else {
+		rc = -ETIMEDOUT;
+	}
+	llc->exp_type = 0;
+	llc->have = false;
+	spin_unlock_bh(&llc->lock);
+	return rc;
+}
+
+/* softirq, llc->lock held: hand @m to the waiting flow if it wants it */
+static bool smc_llc_deliver(struct smc_llc *llc, struct smc_link *link,
+			    const struct smc_llc_msg *m, bool req)
+{
+	if (llc->have || llc->exp_type != m->type || llc->exp_req != req ||
+	    (llc->exp_link && llc->exp_link != link))
+		return false;
+	llc->msg = *m;
+	llc->msg.wire = NULL;
+	WRITE_ONCE(llc->have, true);
+	wake_up(&llc->wait);
+	return true;
+}
+
+/* See llc.h. */
+void smc_llc_wake(struct smc_lgr *lgr)
+{
+	struct smc_llc *llc = smc_llc_of(lgr);
+	int i;
+
+	wake_up_all(&llc->wait);
+	for (i = 0; i < SMC_LINKS_MAX; i++)
+		complete_all(&llc->lnk[i].tl_resp);
+}
+
+/* ------------------------------------------------------------------ */
+/* receiving (softirq)                                                 */
+
+static void smc_llc_drop(struct smc_link *link, const struct smc_llc_msg *m,
+			 const char *why)
+{
+	net_dbg_ratelimited("smc: lgr %*phN link %u: dropped LLC %s%s: %s\n",
+			    (int)sizeof(link->lgr->id), link->lgr->id,
+			    link->link_id, smc_llc_type_str(m->type),
+			    smc_llc_is_resp(m) ? " response" : "", why);
+}
+
+static void smc_llc_rx_resp(struct smc_llc *llc, struct smc_link *link,
+			    const struct smc_llc_msg *m)
+{
+	struct smc_llc_lnk *l = &llc->lnk[link->idx];
+	bool taken = false;
+
+	spin_lock(&llc->lock);
+	if (m->type == SMC_LLC_TEST_LINK) {
+		if (l->tl_waiting) {
+			l->tl_waiting = false;
+			complete(&l->tl_resp);
+			taken = true;
+		}
+	} else {
+		taken = smc_llc_deliver(llc, link, m, false);
+	}
+	spin_unlock(&llc->lock);
+	if (!taken)
+		smc_llc_drop(link, m, "not expected");
+}
+
+static void smc_llc_enqueue(struct smc_llc *llc, struct smc_link *link,
+			    const u8 *buf, u16 len)
+{
+	struct smc_lgr *lgr = llc->lgr;
+	struct smc_llc_qentry *e;
+
+	e = kmalloc(struct_size(e, data, len), GFP_ATOMIC);
+	if (!e)
+		return;
+	e->link = link;
+	e->len = len;
+	memcpy(e->data, buf, len);
+
+	spin_lock(&llc->lock);
+	if (llc->stopped || llc->qlen >= SMC_LLC_QUEUE_MAX) {
+		spin_unlock(&llc->lock);
+		kfree(e);
+		net_warn_ratelimited("smc: lgr %*phN: LLC request dropped\n",
+				     (int)sizeof(lgr->id), lgr->id);
+		return;
+	}
+	list_add_tail(&e->list, &llc->queue);
+	llc->qlen++;
+	kref_get(&lgr->ref);		/* the work's */
+	if (!queue_work(smc_lgr_wq, &llc->work))
+		smc_lgr_put(lgr);	/* never the last: the list holds one */
+	spin_unlock(&llc->lock);
+}
+
+/**
+ * smc_llc_rx() - an LLC message arrived
+ * @link: the link it arrived on
+ * @buf: the message, valid during the call only
+ * @len: its length as received
+ *
+ * Softirq context.
+ */
+void smc_llc_rx(struct smc_link *link, const u8 *buf, u32 len)
+{
+	struct smc_llc *llc = smc_llc_of(link->lgr);
+	struct smc_llc_msg m;
+	bool taken;
+	int rc;
+
+	rc = smc_llc_decode(buf, len, &m);
+	if (rc) {
+		net_warn_ratelimited("smc: lgr %*phN link %u: malformed LLC message type 0x%02x len %u (%d)\n",
+				     (int)sizeof(link->lgr->id), link->lgr->id,
+				     link->link_id, len ? buf[0] : 0, len, rc);
+		return;
+	}
+	WRITE_ONCE(llc->lnk[link->idx].last_rx, jiffies);
+
+	if (smc_llc_is_resp(&m)) {
+		if (m.type == SMC_LLC_REQ_ADD_LINK)
+			return;		/* we never ask for links */
+		smc_llc_rx_resp(llc, link, &m);
+		return;
+	}
+	if (m.type == SMC_LLC_CONFIRM_LINK) {
+		/* only the first link's confirmation, which a client awaits */
+		spin_lock(&llc->lock);
+		taken = smc_llc_deliver(llc, link, &m, true);
+		spin_unlock(&llc->lock);
+		if (!taken)
+			net_warn_ratelimited("smc: lgr %*phN: unexpected CONFIRM_LINK dropped\n",
+					     (int)sizeof(link->lgr->id),
+					     link->lgr->id);
+		return;
+	}
+	smc_llc_enqueue(llc, link, buf, m.length);
+}
+
+/* ------------------------------------------------------------------ */
+/* peer requests (work)                                                */
+
+static void smc_llc_do_confirm_rkey(struct smc_lgr *lgr,
+				    struct smc_link *link,
+				    struct smc_llc_msg *m)
+{
+	if (smc_rtoken_confirm(lgr, link, &m->confirm_rkey))
+		m->flags |= SMC_LLC_FLAG_RKEY_NEG | SMC_LLC_FLAG_RKEY_RETRY;
+	m->flags |= SMC_LLC_FLAG_RESP;
+	smc_llc_send(link, m, SMC_LLC_WAIT_TIME);
+}
+
+static void smc_llc_do_delete_rkey(struct smc_lgr *lgr,
+				   struct smc_link *link,
+				   struct smc_llc_msg *m)
+{
+	u32 rkeys[SMC_LLC_DEL_RKEY_MAX];
+	struct smc_llc_msg r = {};
+	unsigned int i, failed = 0;
+	u8 buf[SMC_LLC_MSG_LEN];
+	u8 err_mask = 0;
+	u32 rkey;
+	int len;
+
+	r.type = SMC_LLC_DELETE_RKEY;
+	r.flags = m->flags | SMC_LLC_FLAG_RESP;
+	for (i = 0; i < m->delete_rkey.num_present; i++) {
+		rkey = smc_llc_del_rkey_at(m, i);
+		if (i < SMC_LLC_DEL_RKEY_MAX)
+			rkeys[i] = rkey;
+		if (!smc_rtoken_delete(lgr, link, rkey))
+			continue;
+		failed++;
+		if (i < SMC_LLC_DEL_RKEY_MAX)
+			err_mask |= 0x80 >> i;
+	}
+	if (lgr->version != SMC_V2) {
+		/* v1: the request echoed, a bit per rkey that was unknown */
+		r.delete_rkey.num_rkeys = min_t(u16, m->delete_rkey.num_present,
+						SMC_LLC_DEL_RKEY_MAX);
+		r.delete_rkey.rkeys = rkeys;
+		r.delete_rkey.err_mask = err_mask;
+		if (err_mask)
+			r.flags |= SMC_LLC_FLAG_RKEY_NEG;
+		smc_llc_send(link, &r, SMC_LLC_WAIT_TIME);
+		return;
+	}
+	/* v2: 44 bytes, the count echoed, the list left out, failures counted */
+	r.delete_rkey.err_mask = min_t(unsigned int, failed, U8_MAX);
+	if (failed)
+		r.flags |= SMC_LLC_FLAG_RKEY_NEG;
+	r.version = SMC_LLC_VERSION_V2;
+	len = smc_llc_encode(&r, buf, sizeof(buf));
+	if (len < 0)
+		return;
+	buf[SMC_LLC_DEL_RKEY_NUM_OFF] = m->delete_rkey.num_rkeys;
+	smc_wr_send(link, buf, len, 0, 0, SMC_LLC_WAIT_TIME);
+}
+
+static struct smc_link *smc_llc_link_by_id(struct smc_lgr *lgr, u8 link_id)
+{
+	int i;
+
+	for (i = 0; i < SMC_LINKS_MAX; i++)
+		if (READ_ONCE(lgr->links[i].state) != SMC_LINK_UNUSED &&
+		    lgr->links[i].link_id == link_id)
+			return &lgr->links[i];
+	return NULL;
+}
+
+static void smc_llc_do_delete_link(struct smc_lgr *lgr,
+				   struct smc_link *link,
+				   struct smc_llc_msg *m)
+{
+	struct smc_link *del;
+
+	if (m->flags & SMC_LLC_FLAG_DEL_LINK_ALL) {
+		/* a server answers with its own DELETE_LINK for all links */
+		if (lgr->server) {
+			m->flags = SMC_LLC_FLAG_DEL_LINK_ALL |
+				   SMC_LLC_FLAG_DEL_LINK_ORDERLY;
+			m->delete_link.link_num = 0;
+			smc_llc_send(link, m, 0);
+		}
+		smc_lgr_terminate(lgr, false);
+		return;
+	}
+	del = smc_llc_link_by_id(lgr, m->delete_link.link_num);
+	if (lgr->server) {
+		if (!del)
+			return;		/* already gone */
+		/* the request goes back to the client, as upstream does */
+		smc_llc_send(link, m, 0);
+	} else {
+		m->flags |= SMC_LLC_FLAG_RESP;
+		m->delete_link.reason = del ? 0 : SMC_LLC_DEL_NOLNK;
+		smc_llc_send(link, m, SMC_LLC_WAIT_TIME);
+		if (!del)
+			return;
+	}
+	/* our only link: the lgr goes with it */
+	smc_lgr_terminate(lgr, false);
+}
+
+static void smc_llc_do_add_link(struct smc_lgr *lgr, struct smc_link *link,
+				struct smc_llc_msg *m)
+{
+	if (lgr->server)
+		return;		/* a client's suggestion, nothing awaits it */
+	/* reject: the request echoed (44 bytes), as upstream clients do */
+	m->flags |= SMC_LLC_FLAG_RESP | SMC_LLC_FLAG_ADD_LNK_REJ;
+	m->add_link.has_ext = false;
+	m->add_link.num_rkeys = 0;
+	m->add_link.rkeys = NULL;
+	/* in v2 that byte is part of the length: the reason is not sent */
+	m->add_link.rej_rsn = lgr->version == SMC_V2 ? 0 :
+			      SMC_LLC_REJ_RSN_NO_ALT_PATH;
+	smc_llc_send(link, m, SMC_LLC_WAIT_TIME);
+}
+
+static void smc_llc_handle(struct smc_lgr *lgr, struct smc_llc_qentry *e)
+{
+	struct smc_link *link = e->link;
+	enum smc_link_state st;
+	struct smc_llc_msg m;
+
+	if (READ_ONCE(lgr->terminating))
+		return;
+	st = READ_ONCE(link->state);
+	if (st != SMC_LINK_ACTIVATING && st != SMC_LINK_ACTIVE)
+		return;
+	if (smc_llc_decode(e->data, e->len, &m))
+		return;
+
+	switch (m.type) {
+	case SMC_LLC_TEST_LINK:
+		m.flags |= SMC_LLC_FLAG_RESP;
+		smc_llc_send(link, &m, SMC_LLC_WAIT_TIME);
+		break;
+	case SMC_LLC_CONFIRM_RKEY:
+		smc_llc_do_confirm_rkey(lgr, link, &m);
+		break;
+	case SMC_LLC_DELETE_RKEY:
+		smc_llc_do_delete_rkey(lgr, link, &m);
+		break;
+	case SMC_LLC_DELETE_LINK:
+		smc_llc_do_delete_link(lgr, link, &m);
+		break;
+	case SMC_LLC_ADD_LINK:
+		smc_llc_do_add_link(lgr, link, &m);
+		break;
+	case SMC_LLC_REQ_ADD_LINK:
+		if (!lgr->server)
+			break;
+		/* decline: the response carries no GIDs */
+		m.flags |= SMC_LLC_FLAG_RESP;
+		m.req_add_link.gid_cnt = 0;
+		m.req_add_link.gids = NULL;
+		smc_llc_send(link, &m, SMC_LLC_WAIT_TIME);
+		break;
+	default:
+		/* CONFIRM_RKEY_CONT, ADD_LINK_CONT: not with one link */
+		smc_llc_drop(link, &m, "not supported");
+		break;
+	}
+}
+
+static void smc_llc_work(struct work_struct *work)
+{
+	struct smc_llc *llc = container_of(work, struct smc_llc, work);
+	struct smc_lgr *lgr = llc->lgr;
+	struct smc_llc_qentry *e;
+
+	for (;;) {
+		spin_lock_bh(&llc->lock);
+		e = list_first_entry_or_null(&llc->queue,
+					     struct smc_llc_qentry, list);
+		if (e) {
+			list_del(&e->list);
+			llc->qlen--;
+		}
+		spin_unlock_bh(&llc->lock);
+		if (!e)
+			break;
+		smc_llc_handle(lgr, e);
+		kfree(e);
+	}
+	smc_lgr_put(lgr);		/* the work's */
+}
+
+/* ------------------------------------------------------------------ */
+/* keepalive                                                           */
+
+static void smc_llc_testlink_work(struct work_struct *work)
+{
+	struct smc_llc_lnk *l = container_of(to_delayed_work(work),
+					     struct smc_llc_lnk, testlink);
+	struct smc_link *link = l->link;
+	struct smc_lgr *lgr = link->lgr;
+	struct smc_llc *llc = smc_llc_of(lgr);
+	struct smc_llc_msg m = {};
+	u64 rx = READ_ONCE(link->rx_msgs);
+	long left;
+
+	if (READ_ONCE(lgr->terminating) ||
+	    READ_ONCE(link->state) != SMC_LINK_ACTIVE)
+		return;
+	if (rx != l->seen_rx_msgs ||
+	    time_before(jiffies,
+			READ_ONCE(l->last_rx) + SMC_LLC_TESTLINK_TIME)) {
+		l->seen_rx_msgs = rx;
+		goto again;
+	}
+
+	spin_lock_bh(&llc->lock);
+	reinit_completion(&l->tl_resp);
+	l->tl_waiting = true;
+	spin_unlock_bh(&llc->lock);
+	m.type = SMC_LLC_TEST_LINK;
+	if (smc_llc_send(link, &m, SMC_LLC_WAIT_TIME))
+		left = 0;
+	else
+		left = wait_for_completion_timeout(&l->tl_resp,
+						   SMC_LLC_WAIT_TIME);
+	spin_lock_bh(&llc->lock);
+	l->tl_waiting = false;
+	spin_unlock_bh(&llc->lock);
+	if (READ_ONCE(lgr->terminating) ||
+	    READ_ONCE(link->state) != SMC_LINK_ACTIVE)
+		return;
+	if (!left) {
+		pr_warn_ratelimited("lgr %*phN link %u: no TEST_LINK response, link down\n",
+				    (int)sizeof(lgr->id), lgr->id,
+				    link->link_id);
+		smc_wr_link_down(link);
+		smc_lgr_link_failed(link);
+		return;
+	}
+	l->seen_rx_msgs = READ_ONCE(link->rx_msgs);
+again:
+	queue_delayed_work(smc_lgr_wq, &l->testlink, SMC_LLC_TESTLINK_TIME);
+}
+
+/* The link is usable: mark it active and start its keepalive. */
+static void smc_llc_link_activate(struct smc_link *link)
+{
+	struct smc_llc_lnk *l = &smc_llc_of(link->lgr)->lnk[link->idx];
+
+	l->seen_rx_msgs = READ_ONCE(link->rx_msgs);
+	WRITE_ONCE(l->last_rx, jiffies);
+	WRITE_ONCE(link->state, SMC_LINK_ACTIVE);
+	queue_delayed_work(smc_lgr_wq, &l->testlink, SMC_LLC_TESTLINK_TIME);
+}
+
+/* ------------------------------------------------------------------ */
+/* local flows                                                         */
+
+static void smc_llc_fill_confirm_link(struct smc_link *link,
+				      struct smc_llc_msg *m, bool resp)
+{
+	struct smc_llc_confirm_link *cl = &m->confirm_link;
+	struct smc_lgr *lgr = link->lgr;
+
+	memset(m, 0, sizeof(*m));
+	m->type = SMC_LLC_CONFIRM_LINK;
+	m->flags = SMC_LLC_FLAG_NO_RMBE_EYEC;
+	if (resp)
+		m->flags |= SMC_LLC_FLAG_RESP;
+	memcpy(cl->mac, link->mac, SMC_LLC_MAC_LEN);
+	memcpy(cl->gid, link->gid, SMC_LLC_GID_LEN);
+	cl->qpn = link->qpn;
+	cl->link_num = link->link_id;
+	memcpy(cl->link_uid, link->link_uid, SMC_LLC_LINK_UID_LEN);
+	cl->max_links = SMC_LLC_LINKS_ADVERTISED;
+	if (lgr->version == SMC_V2 && lgr->release >= SMC_CLC_RELEASE_1) {
+		cl->max_links = lgr->max_links;
+		cl->max_conns = lgr->max_conns;
+	}
+}
+
+/* Common checks of the peer's CONFIRM_LINK; 0 or an SMC_CLC_DECL_*. */
+static int smc_llc_check_confirm_link(struct smc_link *link,
+				      const struct smc_llc_msg *m)
+{
+	const struct smc_llc_confirm_link *cl = &m->confirm_link;
+
+	if (!(m->flags & SMC_LLC_FLAG_NO_RMBE_EYEC) ||
+	    cl->qpn != link->peer.qpn || !cl->link_num) {
+		pr_warn_ratelimited("lgr %*phN: bad CONFIRM_LINK (flags 0x%02x qpn %u link %u)\n",
+				    (int)sizeof(link->lgr->id), link->lgr->id,
+				    m->flags, cl->qpn, cl->link_num);
+		return SMC_CLC_DECL_RMBE_EC;
+	}
+	memcpy(link->peer_link_uid, cl->link_uid, SMC_LLC_LINK_UID_LEN);
+	return 0;
+}
+
+/**
+ * smc_llc_first_link_client() - confirm the first link, client side
+ * @link: the lgr's first link, QP in RTR
+ * @timeo: how long to wait for the server's CONFIRM_LINK
+ *
+ * Return: 0 (link active) or an SMC_CLC_DECL_* reason.
+ */
+int smc_llc_first_link_client(struct smc_link *link, long timeo)
+{
+	struct smc_lgr *lgr = link->lgr;
+	struct smc_llc *llc = smc_llc_of(lgr);
+	struct smc_llc_msg m;
+	int rc;
+
+	mutex_lock(&lgr->llc_mutex);
+	/* armed since the lgr was created: the request may be here already */
+	if (smc_llc_await(llc, link, timeo, &m)) {
+		rc = SMC_CLC_DECL_TIMEOUT_CL;
+		goto out;
+	}
+	rc = smc_llc_check_confirm_link(link, &m);
+	if (rc)
+		goto out;
+	/* the server numbers the link */
+	link->link_id = m.confirm_link.link_num;
+	smc_lgr_link_set_uid(link);
+	WRITE_ONCE(link->state, SMC_LINK_ACTIVATING);
+	if (smc_link_rts(link)) {
+		rc = SMC_CLC_DECL_ERR_RDYLNK;
+		goto out;
+	}
+	smc_llc_fill_confirm_link(link, &m, true);
+	if (smc_llc_send(link, &m, SMC_LLC_WAIT_TIME)) {
+		rc = SMC_CLC_DECL_TIMEOUT_CL;
+		goto out;
+	}
+	smc_llc_link_activate(link);
+out:
+	mutex_unlock(&lgr->llc_mutex);
+	return rc;
+}
+
+/**
+ * smc_llc_first_link_server() - confirm the first link, server side
+ * @link: the lgr's first link, QP in RTS
+ * @timeo: how long to wait for the client's answer
+ *
+ * Return: 0 (link active) or an SMC_CLC_DECL_* reason.
+ */
+int smc_llc_first_link_server(struct smc_link *link, long timeo)
+{
+	struct smc_lgr *lgr = link->lgr;
+	struct smc_llc *llc = smc_llc_of(lgr);
+	struct smc_llc_msg m;
+	int rc;
+
+	mutex_lock(&lgr->llc_mutex);
+	WRITE_ONCE(link->state, SMC_LINK_ACTIVATING);
+	smc_llc_expect(llc, SMC_LLC_CONFIRM_LINK, false, link);
+	smc_llc_fill_confirm_link(link, &m, false);
+	if (smc_llc_send(link, &m, SMC_LLC_WAIT_TIME)) {
+		smc_llc_expect_none(llc);
+		rc = SMC_CLC_DECL_TIMEOUT_CL;
+		goto out;
+	}
+	if (smc_llc_await(llc, link, timeo, &m)) {
+		rc = SMC_CLC_DECL_TIMEOUT_CL;
+		goto out;
+	}
+	rc = smc_llc_check_confirm_link(link, &m);
+	if (rc)
+		goto out;
+	smc_llc_link_activate(link);
+out:
+	mutex_unlock(&lgr->llc_mutex);
+	return rc;
+}
+
+/* See llc.h. */
+int smc_llc_confirm_rkey(struct smc_lgr *lgr, struct smc_buf *rmb)
+{
+	struct smc_llc *llc = smc_llc_of(lgr);
+	struct smc_link *send = NULL, *link;
+	struct smc_llc_rtoken *tok;
+	struct smc_llc_msg m = {};
+	int i, n = 0, rc;
+
+	mutex_lock(&lgr->llc_mutex);
+	if (rmb->rkey_confirmed) {
+		rc = 0;
+		goto out;
+	}
+	m.type = SMC_LLC_CONFIRM_RKEY;
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		link = &lgr->links[i];
+		if (READ_ONCE(link->state) != SMC_LINK_ACTIVE ||
+		    !rmb->map[i].mapped)
+			continue;
+		if (!send) {
+			send = link;
+			tok = &m.confirm_rkey.tok[0];
+		} else {
+			tok = &m.confirm_rkey.tok[++n];
+		}
+		tok->link_id = link->link_id;
+		tok->rkey = rmb->map[i].rkey;
+		tok->vaddr = rmb->map[i].dma_addr;
+		if (n == SMC_LLC_CONFIRM_RKEY_MAX)
+			break;
+	}
+	if (!send) {
+		rc = -ENOLINK;
+		goto out;
+	}
+	m.confirm_rkey.num_rkeys = n;
+	m.confirm_rkey.tok[0].link_id = 0;	/* holds the count on the wire */
+
+	smc_llc_expect(llc, SMC_LLC_CONFIRM_RKEY, false, send);
+	rc = smc_llc_send(send, &m, SMC_LLC_WAIT_TIME);
+	if (rc) {
+		smc_llc_expect_none(llc);
+		goto out;
+	}
+	rc = smc_llc_await(llc, send, SMC_LLC_WAIT_TIME, &m);
+	if (rc)
+		goto out;
+	if (m.flags & SMC_LLC_FLAG_RKEY_NEG) {
+		rc = -EREMOTEIO;
+		goto out;
+	}
+	rmb->rkey_confirmed = true;
+out:
+	mutex_unlock(&lgr->llc_mutex);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* life cycle                                                          */
+
+/* See llc.h. */
+int smc_llc_lgr_init(struct smc_lgr *lgr)
+{
+	struct smc_llc *llc;
+	int i;
+
+	llc = kzalloc(sizeof(*llc), GFP_KERNEL);
+	if (!llc)
+		return -ENOMEM;
+	llc->lgr = lgr;
+	spin_lock_init(&llc->lock);
+	INIT_LIST_HEAD(&llc->queue);
+	INIT_WORK(&llc->work, smc_llc_work);
+	init_waitqueue_head(&llc->wait);
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		llc->lnk[i].link = &lgr->links[i];
+		INIT_DELAYED_WORK(&llc->lnk[i].testlink,
+				  smc_llc_testlink_work);
+		init_completion(&llc->lnk[i].tl_resp);
+	}
+	/* a client's first link is confirmed by the server's request */
+	if (!lgr->server) {
+		llc->exp_type = SMC_LLC_CONFIRM_LINK;
+		llc->exp_req = true;
+		llc->exp_link = &lgr->links[0];
+	}
+	lgr->llc = llc;
+	return 0;
+}
+
+/* See llc.h. */
+void smc_llc_lgr_stop(struct smc_lgr *lgr)
+{
+	struct smc_llc *llc = smc_llc_of(lgr);
+	struct smc_llc_qentry *e, *tmp;
+	LIST_HEAD(drop);
+	int i;
+
+	spin_lock_bh(&llc->lock);
+	llc->stopped = true;
+	list_splice_init(&llc->queue, &drop);
+	llc->qlen = 0;
+	spin_unlock_bh(&llc->lock);
+	list_for_each_entry_safe(e, tmp, &drop, list)
+		kfree(e);
+	if (cancel_work_sync(&llc->work))
+		smc_lgr_put(lgr);	/* the cancelled work's */
+	for (i = 0; i < SMC_LINKS_MAX; i++)
+		cancel_delayed_work_sync(&llc->lnk[i].testlink);
+	smc_llc_wake(lgr);
+}
+
+/* See llc.h. */
+void smc_llc_lgr_free(struct smc_lgr *lgr)
+{
+	kfree(lgr->llc);
+	lgr->llc = NULL;
+}
