@@ -27,6 +27,9 @@
 #include "smc.h"
 #include "clc.h"
 #include "ib.h"
+#include "core.h"
+#include "eid.h"
+#include "sysctl.h"
 
 struct workqueue_struct *smc_wq;
 
@@ -78,6 +81,8 @@ struct smc_sock *smc_sock_alloc(struct net *net, struct socket *sock,
 	INIT_WORK(&smc->hs_work, smc_hs_work);
 	INIT_LIST_HEAD(&smc->accept_q);
 	INIT_LIST_HEAD(&smc->accept_node);
+	smc_conn_init(&smc->conn);
+	smc_conn_init_close(&smc->conn);
 	return smc;
 }
 
@@ -193,6 +198,7 @@ static int smc_release(struct socket *sock)
 {
 	struct sock *sk = sock->sk;
 	struct smc_sock *smc;
+	bool smcr;
 
 	if (!sk)
 		return 0;
@@ -200,12 +206,18 @@ static int smc_release(struct socket *sock)
 	if (sk->sk_state == TCP_LISTEN)
 		smc_listen_close(smc);
 	smc_connect_abort(smc);
+	smcr = smc_is_smcr(smc);
+	if (smcr)
+		smc_close_active(smc);
 
 	lock_sock(sk);
 	sock_orphan(sk);
 	sock->sk = NULL;
 	release_sock(sk);
-	smc_sock_destroy(smc);
+	if (smcr)
+		smc_close_orphan(smc);
+	else
+		smc_sock_destroy(smc);
 	return 0;
 }
 
@@ -242,6 +254,8 @@ static __poll_t smc_poll(struct file *file, struct socket *sock,
 	/* pairs with the release when the handshake is decided */
 	else if (smp_load_acquire(&smc->hs_state) == SMC_HS_RUNNING)
 		mask = 0;
+	else if (smc_is_smcr(smc))
+		mask = smc_rx_poll(smc);
 	else
 		mask = smc->clcsock->ops->poll(file, smc->clcsock, NULL);
 	if (READ_ONCE(sk->sk_err))
@@ -251,8 +265,15 @@ static __poll_t smc_poll(struct file *file, struct socket *sock,
 
 static int smc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 {
-	struct socket *clcsock = smc_sk(sock->sk)->clcsock;
+	struct smc_sock *smc = smc_sk(sock->sk);
+	struct socket *clcsock = smc->clcsock;
+	int val, rc;
 
+	if (smc_is_smcr(smc)) {
+		rc = smc_rx_ioctl(smc, cmd, &val);
+		if (rc != -ENOIOCTLCMD)
+			return rc ?: put_user(val, (int __user *)arg);
+	}
 	return clcsock->ops->ioctl(clcsock, cmd, arg);
 }
 
@@ -283,6 +304,10 @@ static int smc_shutdown(struct socket *sock, int how)
 	bool stop_listening;
 	int rc;
 
+	if (how < SHUT_RD || how > SHUT_RDWR)
+		return -EINVAL;
+	if (smc_is_smcr(smc))
+		return smc_close_shutdown(smc, how);
 	lock_sock(sk);
 	rc = kernel_sock_shutdown(smc->clcsock, how);
 	stop_listening = !rc && sk->sk_state == TCP_LISTEN &&
@@ -388,6 +413,8 @@ static int smc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	rc = smc_wait_hs(smc, nonblock, sock_sndtimeo(sk, nonblock));
 	if (rc)
 		return rc;
+	if (smc_is_smcr(smc))
+		return smc_tx_sendmsg(smc, msg, len);
 	smc_clcsock_err_sync(smc);
 	rc = smc->clcsock->ops->sendmsg(smc->clcsock, msg, len);
 	smc_clcsock_err_sync(smc);
@@ -405,6 +432,8 @@ static int smc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	rc = smc_wait_hs(smc, nonblock, sock_rcvtimeo(sk, nonblock));
 	if (rc)
 		return rc;
+	if (smc_is_smcr(smc))
+		return smc_rx_recvmsg(smc, msg, len, flags);
 	smc_clcsock_err_sync(smc);
 	rc = smc->clcsock->ops->recvmsg(smc->clcsock, msg, len, flags);
 	smc_clcsock_err_sync(smc);
@@ -424,6 +453,8 @@ static ssize_t smc_splice_read(struct socket *sock, loff_t *ppos,
 	rc = smc_wait_hs(smc, nonblock, sock_rcvtimeo(sk, nonblock));
 	if (rc)
 		return rc;
+	if (smc_is_smcr(smc))
+		return -EOPNOTSUPP;	/* not yet on SMC-R connections */
 	/*
 	 * TCP's splice looks at its socket's file for O_NONBLOCK; lend it
 	 * ours.  It is the same pointer every time and is cleared before the
@@ -490,9 +521,16 @@ static int __init smc_init(void)
 	rc = proto_register(&smc_proto, 1);
 	if (rc)
 		goto out_wq;
-	rc = smc_stats_init();
+	rc = smc_sysctl_init();
 	if (rc)
 		goto out_proto;
+	smc_eid_init();
+	rc = smc_lgr_init();
+	if (rc)
+		goto out_eid;
+	rc = smc_stats_init();
+	if (rc)
+		goto out_lgr;
 	rc = smc_nl_init();
 	if (rc)
 		goto out_stats;
@@ -516,6 +554,11 @@ out_nl:
 	smc_nl_exit();
 out_stats:
 	smc_stats_exit();
+out_lgr:
+	smc_lgr_exit();
+out_eid:
+	smc_eid_exit();
+	smc_sysctl_exit();
 out_proto:
 	proto_unregister(&smc_proto);
 out_wq:
@@ -527,10 +570,14 @@ static void __exit smc_exit(void)
 {
 	static_branch_dec(&tcp_have_smc);
 	sock_unregister(PF_SMC);
+	/* no sockets are left: every link group can go */
+	smc_lgr_exit();
 	smc_ib_exit();
 	smc_diag_exit();
 	smc_nl_exit();
 	smc_stats_exit();
+	smc_eid_exit();
+	smc_sysctl_exit();
 	destroy_workqueue(smc_wq);
 	proto_unregister(&smc_proto);
 }

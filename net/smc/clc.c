@@ -19,7 +19,7 @@ void smc_clc_init(void)
 	get_random_bytes(smc_local_systemid, sizeof(smc_local_systemid));
 }
 
-static int smc_clc_send(struct socket *clcsock, const void *buf, size_t len)
+int smc_clc_send(struct socket *clcsock, const void *buf, size_t len)
 {
 	struct kvec iov = { .iov_base = (void *)buf, .iov_len = len };
 	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };

@@ -14,6 +14,7 @@
 extern u8 smc_local_systemid[SMC_CLC_SYSTEMID_LEN];
 
 void smc_clc_init(void);
+int smc_clc_send(struct socket *clcsock, const void *buf, size_t len);
 int smc_clc_send_decline(struct socket *clcsock, u32 reason, u8 version);
 int smc_clc_recv_msg(struct socket *clcsock, u8 *buf, size_t cap, long timeo,
 		     struct smc_clc_hdr *hdr);

@@ -30,24 +30,22 @@ void smc_connect_state_change(struct smc_sock *smc, struct sock *clcsk)
 }
 
 /*
- * The client half of the CLC handshake.  This module does not offer an
- * SMC-R path yet, so a peer that announced SMC gets a decline telling it
- * that we have no usable device; both sides then continue over TCP.
+ * The client half of the CLC handshake: SMC-R when both sides can, else
+ * a fallback to TCP with the reason (any decline is sent by hs.c).
  */
 static void smc_connect_clc(struct smc_sock *smc)
 {
 	struct sock *clcsk = smc->clcsock->sk;
+	u32 reason;
 
 	if (!tcp_sk(clcsk)->syn_smc) {
 		smc_set_fallback(smc, smc->fallback_reason ?:
 				 SMC_CLC_DECL_PEERNOSMC);
 		return;
 	}
-	/* A failed send is not fatal: the peer then times out and the TCP
-	 * connection itself reports the error to the application.
-	 */
-	smc_clc_send_decline(smc->clcsock, SMC_CLC_DECL_NOSMCDEV, SMC_V1);
-	smc_set_fallback(smc, SMC_CLC_DECL_NOSMCDEV);
+	reason = smc_hs_client(smc);
+	if (reason)
+		smc_set_fallback(smc, reason);
 }
 
 void smc_connect_work(struct work_struct *work)

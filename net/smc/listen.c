@@ -94,7 +94,14 @@ static void smc_child_drop(struct smc_sock *child)
 	child->listen_smc = NULL;
 	/* TCP resets connections its listener never handed out */
 	sock_no_linger(child->clcsock->sk);
-	smc_sock_destroy(child);
+	if (smc_is_smcr(child)) {
+		sock_no_linger(&child->sk);	/* abort, as a reset */
+		smc_close_active(child);
+		sock_set_flag(&child->sk, SOCK_DEAD);
+		smc_close_orphan(child);
+	} else {
+		smc_sock_destroy(child);
+	}
 	if (lsmc)
 		sock_put(&lsmc->sk);
 }
@@ -147,7 +154,6 @@ void smc_accept_work(struct work_struct *work)
 static int smc_listen_clc(struct smc_sock *child)
 {
 	struct socket *clcsock = child->clcsock;
-	struct smc_clc_proposal *prop = NULL;
 	struct smc_clc_decline decl;
 	struct smc_clc_hdr hdr;
 	u32 reason;
@@ -179,17 +185,9 @@ static int smc_listen_clc(struct smc_sock *child)
 		smc_set_fallback(child, SMC_CLC_DECL_PEERDECL);
 		break;
 	case SMC_CLC_PROPOSAL:
-		prop = kzalloc(sizeof(*prop), GFP_KERNEL);
-		if (!prop) {
-			reason = SMC_CLC_DECL_MEM;
-		} else if (smc_clc_proposal_decode(buf, len, prop)) {
-			reason = SMC_CLC_DECL_SYNCERR;
-		} else {
-			/* No SMC-R device is offered by this module yet. */
-			reason = SMC_CLC_DECL_NOSMCDEV;
-		}
-		smc_clc_send_decline(clcsock, reason, hdr.version);
-		smc_set_fallback(child, reason);
+		reason = smc_hs_server(child, buf, len, hdr.version);
+		if (reason)
+			smc_set_fallback(child, reason);
 		break;
 	default:
 		smc_clc_send_decline(clcsock, SMC_CLC_DECL_SYNCERR, hdr.version);
@@ -198,7 +196,6 @@ static int smc_listen_clc(struct smc_sock *child)
 	}
 	len = 0;
 out:
-	kfree(prop);
 	kfree(buf);
 	return len;
 }

@@ -10,6 +10,7 @@
 #include <linux/workqueue.h>
 #include <linux/wait.h>
 #include <net/sock.h>
+#include "conn.h"
 
 /* protocol values for socket(AF_SMC, SOCK_STREAM, ...) */
 #define SMCPROTO_SMC		0	/* IPv4 clcsock */
@@ -50,7 +51,18 @@ struct smc_sock {
 	struct smc_sock *listen_smc;	/* holds a reference while queued */
 	struct list_head accept_node;
 	struct work_struct hs_work;
+
+	/* SMC-R mode: the connection on a link group */
+	struct smc_conn conn;
 };
+
+/* Does the socket move its data by SMC-R (handshake done, no fallback)? */
+static inline bool smc_is_smcr(const struct smc_sock *smc)
+{
+	/* pairs with the release when the handshake is decided */
+	return smp_load_acquire(&smc->hs_state) == SMC_HS_DONE &&
+	       !READ_ONCE(smc->use_fallback);
+}
 
 static inline struct smc_sock *smc_sk(const struct sock *sk)
 {
@@ -98,6 +110,11 @@ void smc_hs_work(struct work_struct *work);
 void smc_listen_data_ready(struct smc_sock *lsmc);
 void smc_listen_close(struct smc_sock *lsmc);
 __poll_t smc_listen_poll(struct smc_sock *lsmc);
+
+/* hs.c: the SMC-R handshake; 0 for SMC-R, else the fallback reason */
+u32 smc_hs_client(struct smc_sock *smc);
+u32 smc_hs_server(struct smc_sock *child, const u8 *buf, int len,
+		  u8 version);
 
 /* Fallback accounting (stats.c). */
 int smc_stats_init(void);

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CDC messages of an SMC-R connection: pushing data into the peer's RMB
+ * and taking the peer's cursors and flags.
+ *
+ * One function sends: smc_cdc_push_locked().  It writes whatever the send
+ * buffer holds and the peer's RMB has room for (as up to three RDMA WRITEs:
+ * either ring may wrap), then announces the new producer cursor, our
+ * consumer cursor and the close flags in a CDC message posted in the same
+ * chain.  It runs from sendmsg, from recvmsg (consumer updates), and from
+ * the CDC receive path when the peer made room, so data moves without any
+ * work-item hop.  Only when no send slot is free does it leave the rest to
+ * conn->tx_work.
+ *
+ * One function receives: smc_conn_cdc_rx().  It checks the peer's cursors
+ * against what the peer can legitimately know (a producer cursor may not
+ * run more than one RMB ahead of the consumer cursor we announced, a
+ * consumer cursor may not pass what we wrote) and aborts the connection on
+ * a violation rather than trusting it.
+ */
+#include <linux/net.h>
+#include <net/sock.h>
+#include "smc.h"
+#include "conn.h"
+#include "wr.h"
+
+static inline struct smc_sock *smc_conn_sock(struct smc_conn *conn)
+{
+	return container_of(conn, struct smc_sock, conn);
+}
+
+/* A 64-bit stream count as a wire cursor in a ring of @size bytes. */
+static void smc_count_to_curs(u64 count, u32 size, struct smc_curs *c)
+{
+	c->wrap = (u16)div_u64_rem(count, size, &c->count);
+}
+
+void smc_conn_init(struct smc_conn *conn)
+{
+	spin_lock_init(&conn->lock);
+	INIT_WORK(&conn->tx_work, smc_conn_tx_work);
+	conn->lc.peer_rtoken = -1;
+}
+
+/* Wake the socket's waiters for @mask; any context. */
+void smc_sk_wake(struct sock *sk, __poll_t mask)
+{
+	struct socket_wq *wq;
+
+	rcu_read_lock();
+	wq = rcu_dereference(sk->sk_wq);
+	if (skwq_has_sleeper(wq))
+		wake_up_interruptible_poll(&wq->wait, mask);
+	if (mask & EPOLLIN)
+		sk_wake_async_rcu(sk, SOCK_WAKE_WAITD, POLL_IN);
+	if (mask & EPOLLOUT)
+		sk_wake_async_rcu(sk, SOCK_WAKE_SPACE, POLL_OUT);
+	rcu_read_unlock();
+}
+
+/* Split the next @n bytes to write into contiguous pieces. */
+static unsigned int smc_cdc_build_writes(struct smc_conn *conn, u32 n,
+					 struct smc_wr_write *w)
+{
+	struct smc_link *link = conn->lc.link;
+	struct smc_rtoken tok;
+	u32 snd_size = conn->sndbuf->size;
+	u32 src, dst, chunk;
+	unsigned int nw = 0;
+
+	if (!smc_rtoken_get(conn->lc.lgr, conn->lc.peer_rtoken, link->idx,
+			    &tok))
+		return 0;
+	div_u64_rem(conn->tx_written, snd_size, &src);
+	div_u64_rem(conn->tx_written, conn->peer_rmb_size, &dst);
+	while (n && nw < SMC_WR_MAX_WRITES) {
+		chunk = min3(n, snd_size - src, conn->peer_rmb_size - dst);
+		w[nw].local_addr = conn->sndbuf->map[link->idx].dma_addr + src;
+		w[nw].len = chunk;
+		w[nw].remote_addr = tok.vaddr + dst;
+		w[nw].rkey = tok.rkey;
+		nw++;
+		n -= chunk;
+		src += chunk;
+		dst += chunk;
+		if (src == snd_size)
+			src = 0;
+		if (dst == conn->peer_rmb_size)
+			dst = 0;
+	}
+	return n ? 0 : nw;
+}
+
+/*
+ * Push pending data and/or a CDC message.  conn->lock held, any context.
+ * @force_msg sends a message even when no data moves (consumer update,
+ * close flags).  Returns 0, -EAGAIN when it had to leave work to tx_work,
+ * or another negative errno (link down).
+ */
+int smc_cdc_push_locked(struct smc_conn *conn, bool force_msg)
+{
+	struct smc_wr_write w[SMC_WR_MAX_WRITES];
+	u8 buf[SMC_CDC_MSG_LEN];
+	struct smc_cdc_msg m = {};
+	unsigned int nw = 0;
+	u64 pending, space;
+	u32 n;
+	int rc;
+
+	if (conn->dead || !conn->attached)
+		return -ENOLINK;
+	if (conn->local_abort && !force_msg)
+		return 0;
+	pending = conn->tx_queued - conn->tx_written;
+	space = conn->peer_rmb_size - (conn->tx_written - conn->peer_cons);
+	n = min(pending, space);
+	if (conn->local_abort || conn->peer_abort)
+		n = 0;
+	if (!n && !force_msg && conn->rx_cons == conn->rx_cons_sent)
+		return 0;
+	if (n) {
+		nw = smc_cdc_build_writes(conn, n, w);
+		if (!nw)
+			return -EPROTO;
+	}
+
+	m.seqno = conn->tx_seq + 1;
+	m.token = conn->peer_token;
+	smc_count_to_curs(conn->tx_written + n, conn->peer_rmb_size, &m.prod);
+	smc_count_to_curs(conn->rx_cons, conn->rmb->size, &m.cons);
+	m.write_blocked = pending > n;
+	m.cons_curs_upd_req = m.write_blocked;
+	if (conn->tx_written + n == conn->tx_queued) {
+		m.peer_done_writing = conn->local_done_writing;
+		m.peer_conn_closed = conn->local_closed;
+	}
+	m.peer_conn_abort = conn->local_abort;
+	smc_cdc_encode(&m, buf, sizeof(buf));
+
+	rc = smc_wr_write_send(conn->lc.link, w, nw, buf, sizeof(buf),
+			       conn->lc.token, conn->tx_written + n, 0);
+	if (rc == -EAGAIN) {
+		conn->tx_blocked = true;
+		queue_work(smc_wq, &conn->tx_work);
+		return rc;
+	}
+	if (rc)
+		return rc;
+	conn->tx_blocked = false;
+	conn->tx_seq = m.seqno;
+	conn->tx_written += n;
+	conn->rx_cons_sent = conn->rx_cons;
+	return 0;
+}
+
+void smc_cdc_push(struct smc_conn *conn, bool force_msg)
+{
+	spin_lock_bh(&conn->lock);
+	smc_cdc_push_locked(conn, force_msg);
+	spin_unlock_bh(&conn->lock);
+}
+
+/*
+ * Only reached when every send slot of the link was busy.  Retries for a
+ * bounded time; a link that stays congested that long is failing anyway.
+ */
+void smc_conn_tx_work(struct work_struct *work)
+{
+	struct smc_conn *conn = container_of(work, struct smc_conn, tx_work);
+	unsigned long end = jiffies + 10 * HZ;
+	int rc;
+
+	do {
+		spin_lock_bh(&conn->lock);
+		rc = conn->tx_blocked ? smc_cdc_push_locked(conn, true) : 0;
+		spin_unlock_bh(&conn->lock);
+		if (rc != -EAGAIN)
+			return;
+		usleep_range(50, 200);
+	} while (time_before(jiffies, end));
+	smc_sk_wake(&smc_conn_sock(conn)->sk, EPOLLOUT | EPOLLERR);
+}
+
+/* Abort on a protocol violation by the peer.  conn->lock held. */
+static void smc_cdc_violation(struct smc_conn *conn, const char *what)
+{
+	struct smc_sock *smc = smc_conn_sock(conn);
+
+	net_warn_ratelimited("smc: token %u: %s, connection aborted\n",
+			     conn->lc.token, what);
+	conn->peer_abort = true;
+	if (!conn->local_abort) {
+		conn->local_abort = true;
+		smc_cdc_push_locked(conn, true);
+	}
+	WRITE_ONCE(smc->sk.sk_err, ECONNABORTED);
+}
+
+/* Softirq, read_lock(&lgr->conns_lock) held (see core.h). */
+void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
+		     const struct smc_cdc_msg *msg)
+{
+	struct smc_conn *conn = smc_lc_conn(c);
+	struct smc_sock *smc = smc_conn_sock(conn);
+	struct sock *sk = &smc->sk;
+	__poll_t wake = 0;
+	s64 dprod, dcons;
+	struct smc_cdc_wnd wnd;
+	bool was_closed;
+
+	spin_lock(&conn->lock);
+	if (!conn->attached || conn->peer_abort)
+		goto out;
+	if (conn->rx_seq_valid && !smc_cdc_seq_before(conn->rx_seq,
+						      msg->seqno))
+		goto out;	/* a duplicate or old message */
+	if (smc_curs_check(conn->rmb->size, &conn->peer_prod_curs,
+			   &msg->prod, NULL) ||
+	    smc_curs_check(conn->peer_rmb_size, &conn->peer_cons_curs,
+			   &msg->cons, NULL)) {
+		smc_cdc_violation(conn, "cursor out of range");
+		wake = EPOLLIN | EPOLLOUT | EPOLLERR;
+		goto out;
+	}
+	dprod = smc_curs_delta(conn->rmb->size, &conn->peer_prod_curs,
+			       &msg->prod);
+	dcons = smc_curs_delta(conn->peer_rmb_size, &conn->peer_cons_curs,
+			       &msg->cons);
+	if (conn->rx_prod + dprod > conn->rx_cons_sent + conn->rmb->size ||
+	    conn->peer_cons + dcons > conn->tx_written) {
+		smc_cdc_violation(conn, "cursor beyond the window");
+		wake = EPOLLIN | EPOLLOUT | EPOLLERR;
+		goto out;
+	}
+	conn->rx_seq = msg->seqno;
+	conn->rx_seq_valid = true;
+	conn->peer_prod_curs = msg->prod;
+	conn->peer_cons_curs = msg->cons;
+	link->rx_bytes += dprod;
+	conn->rx_prod += dprod;
+	conn->peer_cons += dcons;
+	conn->peer_write_blocked = msg->write_blocked;
+	conn->peer_upd_req = msg->cons_curs_upd_req;
+	was_closed = conn->peer_closed || conn->peer_done_writing;
+	if (msg->peer_done_writing)
+		conn->peer_done_writing = true;
+	if (msg->peer_conn_closed)
+		conn->peer_closed = true;
+	if (msg->peer_conn_abort) {
+		conn->peer_abort = true;
+		if (!conn->local_closed)
+			WRITE_ONCE(sk->sk_err, ECONNRESET);
+		wake |= EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP;
+	}
+	if (dprod || (!was_closed && (conn->peer_closed ||
+				      conn->peer_done_writing)))
+		wake |= EPOLLIN | EPOLLRDNORM;
+	if (conn->peer_closed)
+		wake |= EPOLLOUT;	/* writers must see EPIPE */
+
+	/* The peer made room: move what waits in the send buffer. */
+	if (dcons || conn->tx_blocked)
+		smc_cdc_push_locked(conn, false);
+	/* The peer waits for room we have made but not announced. */
+	wnd.size = conn->rmb->size;
+	wnd.update_limit = conn->rx_upd_limit;
+	smc_count_to_curs(conn->rx_cons_sent, wnd.size, &wnd.confirmed);
+	smc_count_to_curs(conn->rx_cons, wnd.size, &wnd.cons);
+	wnd.peer_prod = msg->prod;
+	wnd.peer_write_blocked = msg->write_blocked;
+	wnd.peer_upd_req = msg->cons_curs_upd_req;
+	wnd.force = false;
+	if (conn->rx_cons != conn->rx_cons_sent &&
+	    smc_cdc_cons_update_needed(&wnd))
+		smc_cdc_push_locked(conn, true);
+out:
+	spin_unlock(&conn->lock);
+	if (wake)
+		smc_sk_wake(sk, wake);
+	if ((wake & (EPOLLHUP | EPOLLRDNORM)) && sock_flag(sk, SOCK_DEAD))
+		smc_close_kick(smc);
+}
+
+/* Softirq, read_lock(&lgr->conns_lock) held. */
+void smc_conn_tx_done(struct smc_lgr_conn *c, u64 cookie, int status)
+{
+	struct smc_conn *conn = smc_lc_conn(c);
+	struct smc_sock *smc = smc_conn_sock(conn);
+	bool wake = false;
+
+	spin_lock(&conn->lock);
+	if (!status && cookie > conn->tx_done) {
+		conn->tx_done = cookie;
+		wake = true;
+	}
+	spin_unlock(&conn->lock);
+	if (wake) {
+		smc_sk_wake(&smc->sk, EPOLLOUT | EPOLLWRNORM);
+		if (sock_flag(&smc->sk, SOCK_DEAD))
+			smc_close_kick(smc);
+	}
+}
+
+/* Under write_lock_bh(&lgr->conns_lock). */
+void smc_conn_lgr_gone(struct smc_lgr_conn *c)
+{
+	struct smc_conn *conn = smc_lc_conn(c);
+	struct smc_sock *smc = smc_conn_sock(conn);
+
+	spin_lock(&conn->lock);
+	conn->dead = true;
+	if (!conn->peer_closed && !conn->peer_abort && !conn->local_abort)
+		WRITE_ONCE(smc->sk.sk_err, ECONNABORTED);
+	spin_unlock(&conn->lock);
+	smc_sk_wake(&smc->sk, EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP);
+	if (sock_flag(&smc->sk, SOCK_DEAD))
+		smc_close_kick(smc);
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Closing an SMC-R connection.
+ *
+ * The peer learns about our shutdown(SHUT_WR) from the "done writing"
+ * flag and about close() from the "connection closed" flag; both travel in
+ * the CDC message that announces the last data, so they never overtake
+ * it.  close() with unread data, or with SO_LINGER and a zero timeout,
+ * aborts instead, as TCP sends a reset.
+ *
+ * close() returns at once (after SO_LINGER's wait if set); the connection
+ * then lives on, orphaned, until its data is written and the peer has
+ * closed too, or at most SMC_CLOSE_ORPHAN_TIME (like tcp_fin_timeout),
+ * after which it is aborted.  Only then are its buffers returned to the
+ * link group, so a peer still writing never lands in a buffer that
+ * another connection owns.
+ */
+#include <linux/net.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+#include "smc.h"
+#include "conn.h"
+
+#define SMC_CLOSE_ORPHAN_TIME	(60 * HZ)
+#define SMC_CLOSE_ABORT_WAIT	(2 * HZ)
+
+/* conn->lock held: may the connection's resources go? */
+static bool smc_close_done(struct smc_conn *conn)
+{
+	if (conn->dead)
+		return true;
+	if (conn->tx_done != conn->tx_written)
+		return false;		/* a write still reads the send buffer */
+	if (conn->local_abort || conn->peer_abort)
+		return true;
+	return conn->local_closed && conn->tx_written == conn->tx_queued &&
+	       conn->peer_closed;
+}
+
+/*
+ * Something the orphaned connection waits for happened (any context, but
+ * not under conn->lock): let smc_close_work() look again.
+ */
+void smc_close_kick(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	unsigned long flags;
+
+	spin_lock_irqsave(&conn->lock, flags);
+	if (conn->orphaned && !conn->freeing)
+		mod_delayed_work(smc_wq, &conn->close_work, 0);
+	spin_unlock_irqrestore(&conn->lock, flags);
+}
+
+/* Detach from the link group and give the buffers back. */
+void smc_conn_free(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smc_lgr *lgr = conn->lc.lgr;
+
+	if (!conn->attached)
+		return;
+	smc_lgr_conn_del(&conn->lc);
+	spin_lock_bh(&conn->lock);
+	conn->attached = false;
+	spin_unlock_bh(&conn->lock);
+	cancel_work_sync(&conn->tx_work);
+	if (conn->sndbuf)
+		smc_buf_put(lgr, conn->sndbuf);
+	if (conn->rmb)
+		smc_buf_put(lgr, conn->rmb);
+	conn->sndbuf = NULL;
+	conn->rmb = NULL;
+	smc_lgr_put(lgr);
+}
+
+/* An orphaned connection ends here; holds the last socket reference. */
+static void smc_close_work(struct work_struct *work)
+{
+	struct smc_conn *conn = container_of(to_delayed_work(work),
+					     struct smc_conn, close_work);
+	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
+	bool done, expired;
+
+	spin_lock_bh(&conn->lock);
+	expired = time_after_eq(jiffies, conn->close_deadline);
+	done = smc_close_done(conn);
+	if (!done && expired && !conn->local_abort) {
+		/* give up on the peer: tell it, wait a moment for our sends */
+		conn->local_abort = true;
+		smc_cdc_push_locked(conn, true);
+		conn->close_deadline = jiffies + SMC_CLOSE_ABORT_WAIT;
+		expired = false;
+	}
+	spin_unlock_bh(&conn->lock);
+	if (!done && !expired) {
+		mod_delayed_work(smc_wq, &conn->close_work,
+				 max_t(long, conn->close_deadline - jiffies, 1));
+		return;
+	}
+	if (!done)
+		net_warn_ratelimited("smc: token %u: sends did not complete, freeing anyway\n",
+				     conn->lc.token);
+	spin_lock_bh(&conn->lock);
+	conn->freeing = true;
+	spin_unlock_bh(&conn->lock);
+	/* a kick may have queued us again meanwhile */
+	cancel_delayed_work(&conn->close_work);
+	smc_conn_free(smc);
+	smc_sock_destroy(smc);
+}
+
+void smc_conn_init_close(struct smc_conn *conn)
+{
+	INIT_DELAYED_WORK(&conn->close_work, smc_close_work);
+}
+
+/* Wait up to @timeo for everything we queued to be written and done. */
+static void smc_close_linger(struct smc_sock *smc, long timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (timeo && !signal_pending(current)) {
+		if (READ_ONCE(conn->tx_done) == READ_ONCE(conn->tx_queued) ||
+		    READ_ONCE(conn->dead) || READ_ONCE(conn->peer_abort))
+			break;
+		sk_wait_event(sk, &timeo,
+			      READ_ONCE(conn->tx_done) ==
+			      READ_ONCE(conn->tx_queued) ||
+			      READ_ONCE(conn->dead) ||
+			      READ_ONCE(conn->peer_abort), &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+}
+
+int smc_close_shutdown(struct smc_sock *smc, int how)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+
+	lock_sock(sk);
+	if (how != SHUT_WR)
+		sk->sk_shutdown |= RCV_SHUTDOWN;
+	if (how != SHUT_RD) {
+		sk->sk_shutdown |= SEND_SHUTDOWN;
+		spin_lock_bh(&conn->lock);
+		if (!conn->local_done_writing) {
+			conn->local_done_writing = true;
+			smc_cdc_push_locked(conn, true);
+		}
+		spin_unlock_bh(&conn->lock);
+	}
+	release_sock(sk);
+	smc_sk_wake(sk, EPOLLIN | EPOLLOUT | EPOLLRDHUP);
+	/* The companion TCP connection follows, as upstream does. */
+	return kernel_sock_shutdown(smc->clcsock, how);
+}
+
+/*
+ * close() of an SMC-R socket, before it is orphaned: SO_LINGER's wait,
+ * then the close (or abort) is announced to the peer.
+ */
+void smc_close_active(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	bool abort;
+
+	lock_sock(sk);
+	spin_lock_bh(&conn->lock);
+	abort = conn->rx_prod != conn->rx_cons ||
+		(sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime);
+	spin_unlock_bh(&conn->lock);
+	if (!abort && sock_flag(sk, SOCK_LINGER))
+		smc_close_linger(smc, sk->sk_lingertime);
+
+	spin_lock_bh(&conn->lock);
+	if (abort) {
+		conn->local_abort = true;
+		smc_cdc_push_locked(conn, true);
+	} else if (!conn->local_closed) {
+		conn->local_closed = true;
+		conn->local_done_writing = true;
+		smc_cdc_push_locked(conn, true);
+	}
+	conn->close_deadline = jiffies + (abort ? SMC_CLOSE_ABORT_WAIT :
+					  SMC_CLOSE_ORPHAN_TIME);
+	spin_unlock_bh(&conn->lock);
+	sk->sk_shutdown = SHUTDOWN_MASK;
+	release_sock(sk);
+}
+
+/*
+ * After close() orphaned the socket: consumes the caller's reference, the
+ * socket is destroyed by smc_close_work(), at once when nothing is left
+ * to wait for.
+ */
+void smc_close_orphan(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	long delay;
+
+	spin_lock_bh(&conn->lock);
+	delay = smc_close_done(conn) ? 0 :
+		max_t(long, conn->close_deadline - jiffies, 1);
+	conn->orphaned = true;
+	mod_delayed_work(smc_wq, &conn->close_work, delay);
+	spin_unlock_bh(&conn->lock);
+}

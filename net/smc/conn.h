@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared Memory Communications over RDMA: one SMC-R connection.
+ *
+ * Both directions are tracked as 64-bit byte counts of the stream, which
+ * never wrap in practice; ring positions are these counts modulo the ring
+ * size, and the 16-bit wrap counts of the wire cursors are derived from
+ * them only when a CDC message is built or parsed.  Byte n of our sending
+ * stream sits at n % sndbuf size in our send buffer and is written to
+ * n % peer RMB size in the peer's RMB, so one count serves both rings.
+ *
+ *   sending:   tx_done <= tx_written <= tx_queued,  peer_cons <= tx_written
+ *     tx_queued   bytes the application has copied into the send buffer
+ *     tx_written  bytes RDMA-written to the peer (announced by a CDC)
+ *     tx_done     bytes whose write completed: send buffer space is free
+ *     peer_cons   bytes the peer has consumed: its RMB space is free
+ *   receiving: rx_cons <= rx_prod <= rx_cons + rmb size
+ *     rx_prod     bytes the peer has written into our RMB
+ *     rx_cons     bytes the application has read
+ *     rx_cons_sent the consumer count last announced to the peer
+ *
+ * All of it is protected by conn->lock (a BH spinlock): CDC messages and
+ * send completions update it in softirq context.
+ */
+#ifndef SMC_CONN_H
+#define SMC_CONN_H
+
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include "core.h"
+#include "cdc_wire.h"
+
+struct smc_sock;
+
+struct smc_conn {
+	struct smc_lgr_conn lc;		/* token, lgr, link, peer rtoken */
+	bool attached;			/* lc is in the lgr's tree */
+	struct smc_buf *sndbuf;
+	struct smc_buf *rmb;
+	u32 peer_token;			/* the peer's RMBE alert token */
+	u32 peer_rmb_size;		/* bytes, the peer's RMB element */
+
+	spinlock_t lock;
+	/* sending */
+	u64 tx_queued;
+	u64 tx_written;
+	u64 tx_done;
+	u64 peer_cons;
+	struct smc_curs peer_cons_curs;	/* last cursor seen on the wire */
+	u16 tx_seq;			/* last CDC sequence number sent */
+	bool tx_blocked;		/* data waits for space in peer RMB */
+	bool tx_urg_pending;
+	/* receiving */
+	u64 rx_prod;
+	u64 rx_cons;
+	u64 rx_cons_sent;
+	struct smc_curs peer_prod_curs;
+	u16 rx_seq;			/* last CDC sequence number taken */
+	bool rx_seq_valid;
+	bool peer_write_blocked;
+	bool peer_upd_req;
+	u32 rx_upd_limit;		/* consumer update threshold */
+
+	/* close state, see close.c */
+	bool local_done_writing;	/* we announced SHUT_WR */
+	bool local_closed;		/* we announced close */
+	bool local_abort;		/* we announced abort */
+	bool peer_done_writing;
+	bool peer_closed;
+	bool peer_abort;
+	bool dead;			/* lgr gone: no more data */
+	bool orphaned;			/* close() returned, close_work owns it */
+	bool freeing;			/* close_work is tearing it down */
+	unsigned long close_deadline;
+	struct work_struct tx_work;	/* pushes when softirq could not */
+	struct delayed_work close_work;	/* orphaned connection's end */
+};
+
+static inline struct smc_conn *smc_lc_conn(struct smc_lgr_conn *lc)
+{
+	return container_of(lc, struct smc_conn, lc);
+}
+
+/* cdc.c */
+void smc_conn_init(struct smc_conn *conn);
+/* Send a CDC message with the current cursors and flags (conn->lock held
+ * by the caller, any context); returns 0 or a negative errno.  Pushes
+ * pending data first.
+ */
+int smc_cdc_push_locked(struct smc_conn *conn, bool force_msg);
+void smc_cdc_push(struct smc_conn *conn, bool force_msg);
+void smc_conn_tx_work(struct work_struct *work);
+void smc_sk_wake(struct sock *sk, __poll_t mask);
+
+/* tx.c, rx.c */
+int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len);
+int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
+		   int flags);
+__poll_t smc_rx_poll(struct smc_sock *smc);
+int smc_rx_ioctl(struct smc_sock *smc, unsigned int cmd, int *val);
+
+/* close.c */
+void smc_conn_init_close(struct smc_conn *conn);
+void smc_close_kick(struct smc_sock *smc);
+void smc_conn_free(struct smc_sock *smc);
+int smc_close_shutdown(struct smc_sock *smc, int how);
+void smc_close_active(struct smc_sock *smc);
+void smc_close_orphan(struct smc_sock *smc);
+
+#endif /* SMC_CONN_H */

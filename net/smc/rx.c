@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * recvmsg() and poll() on an SMC-R connection.
+ *
+ * Data is read straight out of the RMB, where the peer's RDMA WRITEs put
+ * it; the CDC message announcing it arrived after the data (RC ordering),
+ * and rx_prod is only advanced under conn->lock when that message is
+ * taken.  Consuming advances rx_cons; the peer learns about the room made
+ * by a consumer update, sent when the window rule says it matters.
+ */
+#include <linux/uio.h>
+#include <linux/poll.h>
+#include <asm/ioctls.h>
+#include <net/sock.h>
+#include "smc.h"
+#include "conn.h"
+
+/* conn->lock held: nothing more will arrive. */
+static bool smc_rx_eof(struct smc_conn *conn)
+{
+	return conn->peer_done_writing || conn->peer_closed ||
+	       conn->peer_abort || conn->dead;
+}
+
+static u32 smc_rx_avail(struct smc_conn *conn)
+{
+	return (u32)(conn->rx_prod - conn->rx_cons);
+}
+
+/* After consuming: tell the peer when the window rule asks for it. */
+static void smc_rx_update_cons(struct smc_conn *conn)
+{
+	struct smc_cdc_wnd w = {
+		.size = conn->rmb->size,
+		.update_limit = conn->rx_upd_limit,
+		.peer_prod = conn->peer_prod_curs,
+		.peer_write_blocked = conn->peer_write_blocked,
+		.peer_upd_req = conn->peer_upd_req,
+	};
+
+	w.confirmed.wrap = (u16)div_u64_rem(conn->rx_cons_sent, w.size,
+					    &w.confirmed.count);
+	w.cons.wrap = (u16)div_u64_rem(conn->rx_cons, w.size, &w.cons.count);
+	if (smc_cdc_cons_update_needed(&w))
+		smc_cdc_push_locked(conn, true);
+}
+
+int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
+		   int flags)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	size_t copied = 0;
+	u64 peek_off = 0;
+	u32 size = conn->rmb->size;
+	u32 avail, pos, n, first;
+	int target, rc = 0;
+	long timeo;
+
+	if (flags & MSG_OOB)
+		return -EINVAL;
+	if (flags & MSG_ERRQUEUE)
+		return sock_recv_errqueue(sk, msg, len, SOL_IP, IP_RECVERR);
+	lock_sock(sk);
+	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
+	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (copied < len) {
+		spin_lock_bh(&conn->lock);
+		avail = smc_rx_avail(conn) - (u32)peek_off;
+		div_u64_rem(conn->rx_cons + peek_off, size, &pos);
+		spin_unlock_bh(&conn->lock);
+		if (avail) {
+			n = min_t(size_t, avail, len - copied);
+			first = min(n, size - pos);
+			if (copy_to_iter(conn->rmb->cpu_addr + pos, first,
+					 &msg->msg_iter) != first ||
+			    (n > first &&
+			     copy_to_iter(conn->rmb->cpu_addr, n - first,
+					  &msg->msg_iter) != n - first)) {
+				rc = -EFAULT;
+				break;
+			}
+			copied += n;
+			if (flags & MSG_PEEK) {
+				peek_off += n;
+				continue;
+			}
+			spin_lock_bh(&conn->lock);
+			conn->rx_cons += n;
+			smc_rx_update_cons(conn);
+			spin_unlock_bh(&conn->lock);
+			continue;
+		}
+		if (copied >= target)
+			break;
+		if (sk->sk_err) {
+			rc = sock_error(sk);
+			break;
+		}
+		if (sk->sk_shutdown & RCV_SHUTDOWN)
+			break;
+		spin_lock_bh(&conn->lock);
+		rc = smc_rx_eof(conn);
+		spin_unlock_bh(&conn->lock);
+		if (rc) {
+			rc = 0;
+			break;
+		}
+		if (!timeo) {
+			rc = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			rc = sock_intr_errno(timeo);
+			break;
+		}
+		sk_wait_event(sk, &timeo,
+			      READ_ONCE(conn->rx_prod) !=
+			      READ_ONCE(conn->rx_cons) + peek_off ||
+			      READ_ONCE(conn->peer_done_writing) ||
+			      READ_ONCE(conn->peer_closed) ||
+			      READ_ONCE(conn->peer_abort) ||
+			      READ_ONCE(conn->dead) || READ_ONCE(sk->sk_err) ||
+			      (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN),
+			      &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	release_sock(sk);
+	smc_stats_xfer(sock_net(sk), false, len, copied ?: rc);
+	return copied ?: rc;
+}
+
+__poll_t smc_rx_poll(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	__poll_t mask = 0;
+
+	spin_lock_bh(&conn->lock);
+	if (smc_rx_avail(conn) || smc_rx_eof(conn) ||
+	    (sk->sk_shutdown & RCV_SHUTDOWN))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (smc_rx_eof(conn) || (sk->sk_shutdown & RCV_SHUTDOWN))
+		mask |= EPOLLRDHUP;
+	if (conn->local_done_writing || conn->peer_closed ||
+	    conn->peer_abort || conn->dead ||
+	    conn->tx_queued - conn->tx_done < conn->sndbuf->size)
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	if ((conn->peer_closed || conn->peer_abort || conn->dead) &&
+	    (conn->local_done_writing || conn->local_closed))
+		mask |= EPOLLHUP;
+	if (conn->peer_abort || conn->dead)
+		mask |= EPOLLHUP;
+	spin_unlock_bh(&conn->lock);
+	return mask;
+}
+
+/* SIOCINQ / SIOCOUTQ / SIOCOUTQNSD */
+int smc_rx_ioctl(struct smc_sock *smc, unsigned int cmd, int *val)
+{
+	struct smc_conn *conn = &smc->conn;
+
+	spin_lock_bh(&conn->lock);
+	switch (cmd) {
+	case SIOCINQ:
+		*val = smc_rx_avail(conn);
+		break;
+	case SIOCOUTQ:
+		*val = conn->tx_queued - conn->tx_done;
+		break;
+	case SIOCOUTQNSD:
+		*val = conn->tx_queued - conn->tx_written;
+		break;
+	default:
+		spin_unlock_bh(&conn->lock);
+		return -ENOIOCTLCMD;
+	}
+	spin_unlock_bh(&conn->lock);
+	return 0;
+}

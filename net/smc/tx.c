@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sendmsg() on an SMC-R connection: copy into the send buffer, then push.
+ *
+ * The application thread (serialised by the socket lock) is the only one
+ * writing into the free part of the send buffer, so the copy runs without
+ * conn->lock; the lock is taken only to publish the new bytes and push.
+ */
+#include <linux/uio.h>
+#include <net/sock.h>
+#include "smc.h"
+#include "conn.h"
+
+static u32 smc_tx_space(struct smc_conn *conn)
+{
+	return conn->sndbuf->size - (u32)(conn->tx_queued - conn->tx_done);
+}
+
+/* conn->lock held */
+static int smc_tx_error(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+
+	if (conn->local_done_writing || conn->local_closed ||
+	    (smc->sk.sk_shutdown & SEND_SHUTDOWN))
+		return -EPIPE;
+	if (conn->peer_abort)
+		return -ECONNRESET;
+	if (conn->dead)
+		return -ECONNABORTED;
+	if (conn->peer_closed)
+		return -EPIPE;
+	return 0;
+}
+
+/* Wait until the send buffer has room or the connection broke. */
+static int smc_tx_wait(struct smc_sock *smc, long *timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	int rc = 0;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	for (;;) {
+		spin_lock_bh(&conn->lock);
+		rc = smc_tx_error(smc);
+		if (!rc && smc_tx_space(conn))
+			rc = 1;
+		spin_unlock_bh(&conn->lock);
+		if (rc)
+			break;
+		if (!*timeo) {
+			rc = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			rc = sock_intr_errno(*timeo);
+			break;
+		}
+		sk_wait_event(sk, timeo,
+			      READ_ONCE(conn->tx_done) != conn->tx_queued -
+			      conn->sndbuf->size || READ_ONCE(conn->dead) ||
+			      READ_ONCE(conn->peer_closed) ||
+			      READ_ONCE(conn->peer_abort), &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	return rc > 0 ? 0 : rc;
+}
+
+int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	size_t copied = 0;
+	u32 size = conn->sndbuf->size;
+	u32 pos, n, first;
+	long timeo;
+	int rc = 0;
+
+	if (msg->msg_flags & MSG_OOB)
+		return -EOPNOTSUPP;
+	lock_sock(sk);
+	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	while (copied < len) {
+		rc = smc_tx_wait(smc, &timeo);
+		if (rc)
+			break;
+		spin_lock_bh(&conn->lock);
+		n = min_t(size_t, smc_tx_space(conn), len - copied);
+		div_u64_rem(conn->tx_queued, size, &pos);
+		spin_unlock_bh(&conn->lock);
+
+		first = min(n, size - pos);
+		if (copy_from_iter(conn->sndbuf->cpu_addr + pos, first,
+				   &msg->msg_iter) != first ||
+		    (n > first &&
+		     copy_from_iter(conn->sndbuf->cpu_addr, n - first,
+				    &msg->msg_iter) != n - first)) {
+			rc = -EFAULT;
+			break;
+		}
+		spin_lock_bh(&conn->lock);
+		conn->tx_queued += n;
+		rc = smc_cdc_push_locked(conn, false);
+		spin_unlock_bh(&conn->lock);
+		copied += n;
+		if (rc && rc != -EAGAIN)
+			break;
+		rc = 0;
+	}
+	release_sock(sk);
+	smc_stats_xfer(sock_net(sk), true, len, copied ?: rc);
+	if (copied)
+		return copied;
+	if (rc == -EPIPE && !(msg->msg_flags & MSG_NOSIGNAL))
+		send_sig(SIGPIPE, current, 0);
+	return rc;
+}
