@@ -388,15 +388,16 @@ static void smc_lgr_links_down(struct smc_lgr *lgr)
 	smc_llc_wake(lgr);
 }
 
-static void __smc_lgr_terminate(struct smc_lgr *lgr, bool notify_peer,
+/* The first step; true for the caller that took it (then: schedule). */
+static bool __smc_lgr_terminate(struct smc_lgr *lgr, bool notify_peer,
 				bool idle)
 {
 	if (!smc_lgr_mark_terminating(lgr, idle))
-		return;
+		return false;
 	if (notify_peer)
 		smc_llc_send_delete_all(lgr, SMC_LLC_DEL_PROG_INIT_TERM);
 	smc_lgr_links_down(lgr);
-	smc_lgr_sched_terminate(lgr);
+	return true;
 }
 
 /**
@@ -404,11 +405,13 @@ static void __smc_lgr_terminate(struct smc_lgr *lgr, bool notify_peer,
  * @lgr: the link group, the caller holds a reference
  * @notify_peer: send DELETE_LINK (best effort) before the links go down
  *
- * Idempotent.  Does not sleep; the links are destroyed by a work item.
+ * Idempotent.  Never sleeps (any context but hard interrupts); the links
+ * are destroyed by a work item.
  */
 void smc_lgr_terminate(struct smc_lgr *lgr, bool notify_peer)
 {
-	__smc_lgr_terminate(lgr, notify_peer, false);
+	if (__smc_lgr_terminate(lgr, notify_peer, false))
+		smc_lgr_sched_terminate(lgr);
 }
 
 /* Unmap every buffer from @link. */
@@ -483,7 +486,8 @@ static void smc_lgr_idle_work(struct work_struct *work)
 	struct smc_lgr *lgr = container_of(to_delayed_work(work),
 					   struct smc_lgr, free_work);
 
-	__smc_lgr_terminate(lgr, true, true);
+	if (__smc_lgr_terminate(lgr, true, true))
+		smc_lgr_sched_terminate(lgr);
 	smc_lgr_put(lgr);		/* the timer's */
 }
 

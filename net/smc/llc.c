@@ -555,18 +555,48 @@ static void smc_llc_testlink_work(struct work_struct *work)
 	}
 	l->seen_rx_msgs = READ_ONCE(link->rx_msgs);
 again:
-	queue_delayed_work(smc_lgr_wq, &l->testlink, SMC_LLC_TESTLINK_TIME);
+	spin_lock_bh(&llc->lock);
+	if (!llc->stopped)
+		queue_delayed_work(smc_lgr_wq, &l->testlink,
+				   SMC_LLC_TESTLINK_TIME);
+	spin_unlock_bh(&llc->lock);
 }
 
-/* The link is usable: mark it active and start its keepalive. */
-static void smc_llc_link_activate(struct smc_link *link)
+/* Move @link from @from to @to unless it went down meanwhile. */
+static bool smc_llc_link_move(struct smc_link *link,
+			      enum smc_link_state from, enum smc_link_state to)
 {
-	struct smc_llc_lnk *l = &smc_llc_of(link->lgr)->lnk[link->idx];
+	return cmpxchg(&link->state, from, to) == from;
+}
+
+/* INIT -> ACTIVATING (link.c may have done it); false if it went down */
+static bool smc_llc_link_activating(struct smc_link *link)
+{
+	return smc_llc_link_move(link, SMC_LINK_INIT, SMC_LINK_ACTIVATING) ||
+	       READ_ONCE(link->state) == SMC_LINK_ACTIVATING;
+}
+
+/*
+ * The link is confirmed: mark it active and start its keepalive, unless
+ * the lgr is being torn down (then false).
+ */
+static bool smc_llc_link_activate(struct smc_link *link)
+{
+	struct smc_llc *llc = smc_llc_of(link->lgr);
+	struct smc_llc_lnk *l = &llc->lnk[link->idx];
+	bool ok = false;
 
 	l->seen_rx_msgs = READ_ONCE(link->rx_msgs);
 	WRITE_ONCE(l->last_rx, jiffies);
-	WRITE_ONCE(link->state, SMC_LINK_ACTIVE);
-	queue_delayed_work(smc_lgr_wq, &l->testlink, SMC_LLC_TESTLINK_TIME);
+	spin_lock_bh(&llc->lock);
+	if (!llc->stopped && !READ_ONCE(link->lgr->terminating) &&
+	    smc_llc_link_move(link, SMC_LINK_ACTIVATING, SMC_LINK_ACTIVE)) {
+		queue_delayed_work(smc_lgr_wq, &l->testlink,
+				   SMC_LLC_TESTLINK_TIME);
+		ok = true;
+	}
+	spin_unlock_bh(&llc->lock);
+	return ok;
 }
 
 /* ------------------------------------------------------------------ */
@@ -638,7 +668,10 @@ int smc_llc_first_link_client(struct smc_link *link, long timeo)
 	/* the server numbers the link */
 	link->link_id = m.confirm_link.link_num;
 	smc_lgr_link_set_uid(link);
-	WRITE_ONCE(link->state, SMC_LINK_ACTIVATING);
+	if (!smc_llc_link_activating(link)) {
+		rc = SMC_CLC_DECL_TIMEOUT_CL;
+		goto out;
+	}
 	if (smc_link_rts(link)) {
 		rc = SMC_CLC_DECL_ERR_RDYLNK;
 		goto out;
@@ -648,7 +681,8 @@ int smc_llc_first_link_client(struct smc_link *link, long timeo)
 		rc = SMC_CLC_DECL_TIMEOUT_CL;
 		goto out;
 	}
-	smc_llc_link_activate(link);
+	if (!smc_llc_link_activate(link))
+		rc = SMC_CLC_DECL_TIMEOUT_CL;
 out:
 	mutex_unlock(&lgr->llc_mutex);
 	return rc;
@@ -669,7 +703,10 @@ int smc_llc_first_link_server(struct smc_link *link, long timeo)
 	int rc;
 
 	mutex_lock(&lgr->llc_mutex);
-	WRITE_ONCE(link->state, SMC_LINK_ACTIVATING);
+	if (!smc_llc_link_activating(link)) {
+		rc = SMC_CLC_DECL_TIMEOUT_CL;
+		goto out;
+	}
 	smc_llc_expect(llc, SMC_LLC_CONFIRM_LINK, false, link);
 	smc_llc_fill_confirm_link(link, &m, false);
 	if (smc_llc_send(link, &m, SMC_LLC_WAIT_TIME)) {
@@ -684,7 +721,8 @@ int smc_llc_first_link_server(struct smc_link *link, long timeo)
 	rc = smc_llc_check_confirm_link(link, &m);
 	if (rc)
 		goto out;
-	smc_llc_link_activate(link);
+	if (!smc_llc_link_activate(link))
+		rc = SMC_CLC_DECL_TIMEOUT_CL;
 out:
 	mutex_unlock(&lgr->llc_mutex);
 	return rc;
