@@ -60,6 +60,7 @@ void smc_conn_free(struct smc_sock *smc)
 
 	if (!conn->attached)
 		return;
+	kref_get(&lgr->ref);	/* the connection's goes with conn_del */
 	smc_lgr_conn_del(&conn->lc);
 	spin_lock_bh(&conn->lock);
 	conn->attached = false;
