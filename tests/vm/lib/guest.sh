@@ -120,3 +120,300 @@ wait_file_line() {
 		sleep 0.2
 	done
 }
+
+# ---- SMC-R data path checks (smcr-*.sh) ----------------------------------
+# These record assertion failures in $RESULTS/smcr-problems and keep going,
+# so that one run shows every way the data path fell short; smcr_verdict
+# fails the scenario at the end if anything was recorded.
+
+SMCR_PY=/usr/bin/python3
+
+# smcr_problem MSG...: record a failed assertion (and log it).
+smcr_problem() {
+	log "PROBLEM: $*"
+	printf '%s\n' "$*" >>"$RESULTS/smcr-problems"
+}
+
+# smcr_verdict NAME: fail when smcr_problem was called, else log NAME ok.
+smcr_verdict() {
+	local f=$RESULTS/smcr-problems
+
+	if [ -s "$f" ]; then
+		fail "$1: $(wc -l <"$f") problem(s): $(paste -sd';' "$f")${SMCR_NOTE:+ [note: $SMCR_NOTE]}"
+	fi
+	log "$1 ok"
+}
+
+# smcr_setup: find smcctl (SMCCTL) and check it answers; add the run's UEID
+# ($SMC_UEID) to this VM's SMC module (SMC-R v2 needs one on both peers).
+# An existing entry is fine; a refused one is recorded as a note on the
+# verdict rather than failing here, so the run still shows what the
+# handshakes did without it.
+smcr_setup() {
+	local eid=${SMC_UEID:-SMC-R-VMTEST} out
+
+	SMCCTL=$(smcctl_path) || fail "cannot find or build smcctl"
+	export SMCCTL
+	: >"$RESULTS/smcr-problems"
+	"$SMCCTL" --json stats >/dev/null 2>"$RESULTS/smcctl.err" ||
+		fail "smcctl stats ($SMC_IMPL): $(cat "$RESULTS/smcctl.err")"
+	if out=$(ueid add "$eid" 2>&1); then
+		log "ueid $eid added ($SMC_IMPL)"
+	elif [[ $out == *"File exists"* ]]; then
+		log "ueid $eid already set ($SMC_IMPL)"
+	else
+		log "ueid add $eid refused ($SMC_IMPL): $out"
+		SMCR_NOTE="UEID not set on vm$VM_INDEX ($out)"
+	fi
+	"$SMCCTL" info || true
+}
+
+# smcr_snapshot NAME: save this VM's SMC counters and rxe0 packet counters
+# as $RESULTS/NAME.stats.json, NAME.fallback.json and NAME.rdma.
+smcr_snapshot() {
+	"$SMCCTL" --json stats >"$RESULTS/$1.stats.json" ||
+		fail "smcctl --json stats failed"
+	"$SMCCTL" --json fallback >"$RESULTS/$1.fallback.json" ||
+		fail "smcctl --json fallback failed"
+	echo "$(rdma_counter sent_pkts) $(rdma_counter rcvd_pkts)" \
+		>"$RESULTS/$1.rdma"
+}
+
+# smcr_expect_stats BEFORE AFTER CLIENTS SERVERS: between two snapshots,
+# exactly CLIENTS new SMC-R v2 handshakes as client and SERVERS as server,
+# no v1 ones, no fallback and no handshake error.  New fallbacks are
+# reported with their reason names.
+smcr_expect_stats() {
+	local out
+
+	out=$(B="$RESULTS/$1" A="$RESULTS/$2" C="$3" S="$4" $SMCR_PY -c '
+import json, os
+rd = lambda n: json.load(open(n))
+b, a = rd(os.environ["B"] + ".stats.json"), rd(os.environ["A"] + ".stats.json")
+fb, fa = rd(os.environ["B"] + ".fallback.json"), rd(os.environ["A"] + ".fallback.json")
+want = {"client": int(os.environ["C"]), "server": int(os.environ["S"])}
+d = lambda k, s: a[k][s] - b[k][s]
+print("smcr_connections +client %d +server %d +v1 %d +v2 %d, fallbacks +client %d +server %d, handshake_errors +client %d +server %d, rx +%d B, tx +%d B" % (
+    d("smcr_connections", "client"), d("smcr_connections", "server"),
+    d("smcr_connections", "v1"), d("smcr_connections", "v2"),
+    d("fallbacks", "client"), d("fallbacks", "server"),
+    d("handshake_errors", "client"), d("handshake_errors", "server"),
+    a["rx"]["bytes"] - b["rx"]["bytes"], a["tx"]["bytes"] - b["tx"]["bytes"]))
+for s in ("client", "server"):
+    if d("smcr_connections", s) != want[s]:
+        print("PROBLEM %d new SMC-R handshakes as %s, want %d" % (d("smcr_connections", s), s, want[s]))
+    if d("fallbacks", s):
+        old = {r["reason"]: r["count"] for r in fb[s]["reasons"]}
+        why = ["%s x%d" % (r["name"], r["count"] - old.get(r["reason"], 0))
+               for r in fa[s]["reasons"] if r["count"] > old.get(r["reason"], 0)]
+        print("PROBLEM %d new fallbacks as %s (%s)" % (d("fallbacks", s), s, ", ".join(why) or "no reason code"))
+    if d("handshake_errors", s):
+        print("PROBLEM %d new handshake errors as %s" % (d("handshake_errors", s), s))
+if d("smcr_connections", "v1"):
+    print("PROBLEM %d new SMC-R v1 handshakes, want only v2" % d("smcr_connections", "v1"))
+if d("smcr_connections", "v2") != want["client"] + want["server"]:
+    print("PROBLEM %d new SMC-R v2 handshakes, want %d" % (d("smcr_connections", "v2"), want["client"] + want["server"]))
+') || fail "cannot compare smcctl snapshots $1/$2"
+	log "stats: $(head -n 1 <<<"$out")"
+	while read -r line; do
+		if [[ $line == PROBLEM* ]]; then
+			smcr_problem "${line#PROBLEM }"
+		fi
+	done <<<"$out"
+	return 0
+}
+
+# smcr_expect_rdma BEFORE AFTER SENT_MIN RCVD_MIN: rxe0's sent_pkts and
+# rcvd_pkts grew by at least these many packets between two snapshots
+# (about one packet per KiB of payload with rxe's MTU of 1024).
+smcr_expect_rdma() {
+	local tx0 rx0 tx1 rx1
+
+	read -r tx0 rx0 <"$RESULTS/$1.rdma"
+	read -r tx1 rx1 <"$RESULTS/$2.rdma"
+	log "rxe0 sent_pkts +$((tx1 - tx0)) (want >= $3), rcvd_pkts +$((rx1 - rx0)) (want >= $4)"
+	[ $((tx1 - tx0)) -ge "$3" ] ||
+		smcr_problem "rxe0 sent_pkts grew by $((tx1 - tx0)) < $3: the data did not cross RDMA"
+	[ $((rx1 - rx0)) -ge "$4" ] ||
+		smcr_problem "rxe0 rcvd_pkts grew by $((rx1 - rx0)) < $4: the data did not cross RDMA"
+	return 0
+}
+
+# smcr_expect_conns server|client PORT COUNT: `smcctl --json connections`
+# lists exactly COUNT established sockets of this test (server: local port
+# PORT; client: peer port PORT), all in mode SMCR, state ACTIVE, without a
+# fallback reason.  Listening sockets are not counted.
+smcr_expect_conns() {
+	local out
+
+	"$SMCCTL" --json connections >"$RESULTS/connections-$1.json" ||
+		{ smcr_problem "smcctl --json connections failed"; return 0; }
+	out=$(F="$RESULTS/connections-$1.json" R="$1" P="$2" N="$3" $SMCR_PY -c '
+import json, os
+conns = json.load(open(os.environ["F"]))["connections"]
+port, n = int(os.environ["P"]), int(os.environ["N"])
+key = "local_port" if os.environ["R"] == "server" else "peer_port"
+mine = [c for c in conns if c[key] == port and c["state"] != "LISTEN"]
+smcr = [c for c in mine if c["mode"] == "SMCR" and c["state"] == "ACTIVE" and not c["fallback_reason"]]
+print("%d sockets on port %d, %d ACTIVE in mode SMCR" % (len(mine), port, len(smcr)))
+if len(mine) != n:
+    print("PROBLEM smcctl connections lists %d sockets on port %d, want %d" % (len(mine), port, n))
+bad = {}
+for c in mine:
+    if c not in smcr:
+        k = "%s/%s/%s" % (c["mode"], c["state"], c["fallback_reason_name"])
+        bad[k] = bad.get(k, 0) + 1
+if bad:
+    print("PROBLEM sockets on port %d not ACTIVE SMC-R: %s" % (port, ", ".join("%s x%d" % kv for kv in sorted(bad.items()))))
+') || { smcr_problem "cannot read smcctl connections"; return 0; }
+	log "connections ($1): $(head -n 1 <<<"$out")"
+	while read -r line; do
+		if [[ $line == PROBLEM* ]]; then
+			smcr_problem "${line#PROBLEM }"
+		fi
+	done <<<"$out"
+	return 0
+}
+
+# smcr_expect_linkgroups COUNT CONNS: `smcctl --json linkgroups` shows
+# COUNT link groups that carry connections, and CONNS connections on them
+# in all (where the entries have a "conns" field), when smcctl has that
+# command and it succeeds; otherwise logs "linkgroups: not available" and
+# checks nothing.  Idle link groups (kept a while after their last
+# connection) are not counted.
+smcr_expect_linkgroups() {
+	local out
+
+	if ! "$SMCCTL" --json linkgroups >"$RESULTS/linkgroups.json" 2>/dev/null; then
+		log "linkgroups: not available"
+		return 0
+	fi
+	log "linkgroups: $(cat "$RESULTS/linkgroups.json")"
+	out=$(F="$RESULTS/linkgroups.json" G="$1" C="$2" $SMCR_PY -c '
+import json, os
+j = json.load(open(os.environ["F"]))
+if isinstance(j, dict):
+    j = j.get("linkgroups")
+if not isinstance(j, list):
+    print("PROBLEM smcctl --json linkgroups: no list of link groups")
+    raise SystemExit
+want_g, want_c = int(os.environ["G"]), int(os.environ["C"])
+counted = all(isinstance(g, dict) and "conns" in g for g in j)
+busy = [g for g in j if not counted or g["conns"] > 0]
+conns = sum(g["conns"] for g in busy) if counted else -1
+print("%d link groups, %d with connections, %s connections on them" % (len(j), len(busy), conns if counted else "?"))
+if len(busy) != want_g:
+    print("PROBLEM %d link groups with connections, want %d" % (len(busy), want_g))
+if counted and conns != want_c:
+    print("PROBLEM %d connections on the link groups, want %d" % (conns, want_c))
+') || { smcr_problem "cannot read smcctl linkgroups"; return 0; }
+	log "linkgroups: $(head -n 1 <<<"$out")"
+	while read -r line; do
+		if [[ $line == PROBLEM* ]]; then
+			smcr_problem "${line#PROBLEM }"
+		fi
+	done <<<"$out"
+	return 0
+}
+
+# smcr_load_errors server|client: the first lines of smc_load's log that
+# tell what went wrong, on one line.
+smcr_load_errors() {
+	grep -E 'FAILED|timed out|timeout:' "$RESULTS/smc_load-$1.log" |
+		head -n 4 | paste -sd' ' || true
+}
+
+# smcr_client_at connected|holding SECS: wait until the smc_load client
+# says it reached that point (or ended).  smc_load gives up by itself after
+# SECS + 30 and says where each connection stood; this wait is a backstop.
+smcr_client_at() {
+	local log=$RESULTS/smc_load-client.log
+
+	if ! (wait_file_line "$log" "^smc_load: $1 |^conns=|timed out" $(($2 + 40))); then
+		cat "$log"
+		fail "smc_load client neither got to '$1' nor ended"
+	fi
+	grep -qE "^smc_load: $1 " "$log" ||
+		smcr_problem "smc_load client did not get to '$1': $(smcr_load_errors client)"
+	return 0
+}
+
+# smcr_load_test NAME MODE CONNS BYTES SECS: VM 0 runs an smc_load server;
+# every other VM opens CONNS concurrent AF_SMC connections to it at the
+# same time, each moving BYTES (MODE echo: both ways; stream: one way).
+# While all connections are open (after their data moved, before close),
+# every VM checks `smcctl connections` (all SMCR) and link groups; after
+# they closed: all data verified, exactly the expected new SMC-R v2
+# handshakes per side and no fallback (smcctl stats/fallback), and rxe0's
+# packet counters grew by >= payload/1024 in the direction of the data
+# (the other direction of a stream: >= payload/65536, rxe's ACKs).  SECS
+# bounds the transfer (smc_load gives up after SECS + 30); a hung run ends
+# within about SECS + 120 s.
+smcr_load_test() {
+	local name=$1 mode=$2 conns=$3 bytes=$4 secs=$5 port=5100
+	local clients=$((VM_COUNT - 1)) pid go=/tmp/smcr-go release=/tmp/smcr-release
+	local payload fwd back t0=$SECONDS
+
+	[ "$clients" -ge 1 ] || fail "$name needs at least two VMs"
+	[ "$SMC_IMPL" != none ] || fail "$name needs an SMC module on every VM"
+	smcr_setup
+	smcr_snapshot before
+	barrier smcr-snapshot
+	if [ "$VM_INDEX" -eq 0 ]; then
+		run_bg smc_load-server smc_load -s -p "$port" \
+			-n $((conns * clients)) -t $((secs + 30))
+		pid=$BG_PID
+		wait_file_line "$RESULTS/smc_load-server.log" listening 30
+		barrier smcr-listening
+		barrier smcr-connected $((secs + 45))
+		barrier smcr-holding $((secs + 45))
+		smcr_expect_conns server "$port" $((conns * clients))
+		smcr_expect_linkgroups "$clients" $((conns * clients))
+		barrier smcr-checked
+		wait_bg "$pid" 60 ||
+			smcr_problem "smc_load server failed: $(smcr_load_errors server)"
+		cat "$RESULTS/smc_load-server.log"
+		payload=$((conns * clients * bytes))
+	else
+		barrier smcr-listening
+		rm -f "$go" "$release"
+		run_bg smc_load-client smc_load -c "$VM_IP_0" -p "$port" \
+			-N "$conns" -B "$bytes" -m "$mode" -S $((0x5eed00 + VM_INDEX)) \
+			-G "$go" -W "$release" -t $((secs + 30))
+		pid=$BG_PID
+		# All handshakes (of all client VMs) first, then all data at
+		# the same time: link groups are not set up under load.
+		smcr_client_at connected "$secs"
+		barrier smcr-connected $((secs + 45))
+		touch "$go"
+		smcr_client_at holding "$secs"
+		barrier smcr-holding 30
+		smcr_expect_conns client "$port" "$conns"
+		smcr_expect_linkgroups 1 "$conns"
+		barrier smcr-checked
+		touch "$release"
+		wait_bg "$pid" 60 ||
+			smcr_problem "smc_load client failed: $(smcr_load_errors client)"
+		cat "$RESULTS/smc_load-client.log"
+		grep -qx "conns=$conns bytes=$((conns * bytes)) ok" "$RESULTS/smc_load-client.log" ||
+			smcr_problem "client summary is not 'conns=$conns bytes=$((conns * bytes)) ok'"
+		payload=$((conns * bytes))
+	fi
+	barrier smcr-done $((secs + 90))
+	smcr_snapshot after
+	if [ "$VM_INDEX" -eq 0 ]; then
+		smcr_expect_stats before after 0 $((conns * clients))
+	else
+		smcr_expect_stats before after "$conns" 0
+	fi
+	fwd=$((payload / 1024))
+	back=$fwd
+	[ "$mode" = echo ] || back=$((payload / 65536))
+	if [ "$VM_INDEX" -eq 0 ]; then
+		smcr_expect_rdma before after "$back" "$fwd"
+	else
+		smcr_expect_rdma before after "$fwd" "$back"
+	fi
+	log "$name: $mode, $conns connection(s) x $bytes bytes per client VM, $clients client VM(s), $((SECONDS - t0)) s"
+	smcr_verdict "$name"
+}

@@ -1,0 +1,15 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# SMC-R data path with two peers: VM 0 serves, VM 1 and VM 2 each open
+# SMCR_CONNS (default 4) AF_SMC connections at the same time, echoing
+# SMCR_BYTES (default 2 MiB) each.  Assertions as in smcr-echo.sh on every
+# VM; in addition, where `smcctl linkgroups` exists, VM 0 must have two
+# link groups (one per peer) and each client one.
+
+set -euo pipefail
+. "$REPO/tests/vm/lib/guest.sh"
+
+[ "$VM_COUNT" -eq 3 ] || fail "smcr-3vm needs exactly three VMs"
+smcr_load_test smcr-3vm echo "${SMCR_CONNS:-4}" "${SMCR_BYTES:-2097152}" \
+	"${SMCR_SECS:-150}"
