@@ -453,8 +453,9 @@ static ssize_t smc_splice_read(struct socket *sock, loff_t *ppos,
 	rc = smc_wait_hs(smc, nonblock, sock_rcvtimeo(sk, nonblock));
 	if (rc)
 		return rc;
+	/* SMC-R: copied out of the RMB through our own recvmsg */
 	if (smc_is_smcr(smc))
-		return -EOPNOTSUPP;	/* not yet on SMC-R connections */
+		return copy_splice_read(sock->file, ppos, pipe, len, flags);
 	/*
 	 * TCP's splice looks at its socket's file for O_NONBLOCK; lend it
 	 * ours.  It is the same pointer every time and is cleared before the

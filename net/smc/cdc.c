@@ -97,23 +97,38 @@ static unsigned int smc_cdc_build_writes(struct smc_conn *conn, u32 n,
  * close flags).  Returns 0, -EAGAIN when it had to leave work to tx_work,
  * or another negative errno (link down).
  */
-int smc_cdc_push_locked(struct smc_conn *conn, bool force_msg)
+static int smc_cdc_push_once(struct smc_conn *conn, bool force_msg,
+			     bool *more)
 {
 	struct smc_wr_write w[SMC_WR_MAX_WRITES];
 	u8 buf[SMC_CDC_MSG_LEN];
 	struct smc_cdc_msg m = {};
 	unsigned int nw = 0;
 	u64 pending, space;
+	bool urg;
 	u32 n;
 	int rc;
 
+	*more = false;
 	if (conn->dead || !conn->attached)
 		return -ENOLINK;
+	/*
+	 * A server learns the peer's RMB from the confirm, but the client
+	 * may already send after its confirm: nothing to say until then.
+	 */
+	if (!conn->peer_rmb_size)
+		return 0;
 	if (conn->local_abort && !force_msg)
 		return 0;
 	pending = conn->tx_queued - conn->tx_written;
 	space = conn->peer_rmb_size - (conn->tx_written - conn->peer_cons);
 	n = min(pending, space);
+	/* the urgent byte ends a message, as TCP's urgent pointer marks it */
+	urg = conn->tx_urg_end > conn->tx_written;
+	if (urg && conn->tx_written + n > conn->tx_urg_end) {
+		n = conn->tx_urg_end - conn->tx_written;
+		*more = true;
+	}
 	if (conn->local_abort || conn->peer_abort)
 		n = 0;
 	if (!n && !force_msg && conn->rx_cons == conn->rx_cons_sent)
@@ -130,6 +145,8 @@ int smc_cdc_push_locked(struct smc_conn *conn, bool force_msg)
 	smc_count_to_curs(conn->rx_cons, conn->rmb->size, &m.cons);
 	m.write_blocked = pending > n;
 	m.cons_curs_upd_req = m.write_blocked;
+	m.urg_data_pending = urg;
+	m.urg_data_present = urg && conn->tx_written + n == conn->tx_urg_end;
 	if (conn->tx_written + n == conn->tx_queued) {
 		m.peer_done_writing = conn->local_done_writing;
 		m.peer_conn_closed = conn->local_closed;
@@ -142,15 +159,38 @@ int smc_cdc_push_locked(struct smc_conn *conn, bool force_msg)
 	if (rc == -EAGAIN) {
 		conn->tx_blocked = true;
 		queue_work(smc_wq, &conn->tx_work);
+		*more = false;
 		return rc;
 	}
-	if (rc)
+	if (rc) {
+		*more = false;
 		return rc;
+	}
 	conn->tx_blocked = false;
 	conn->tx_seq = m.seqno;
 	conn->tx_written += n;
 	conn->rx_cons_sent = conn->rx_cons;
+	if (m.urg_data_present)
+		conn->tx_urg_end = 0;
 	return 0;
+}
+
+/*
+ * Push pending data and/or a CDC message.  conn->lock held, any context.
+ * @force_msg sends a message even when no data moves (consumer update,
+ * close flags).  Returns 0, -EAGAIN when it had to leave work to tx_work,
+ * or another negative errno (link down).
+ */
+int smc_cdc_push_locked(struct smc_conn *conn, bool force_msg)
+{
+	bool more;
+	int rc;
+
+	do {
+		rc = smc_cdc_push_once(conn, force_msg, &more);
+		force_msg = false;
+	} while (!rc && more);
+	return rc;
 }
 
 void smc_cdc_push(struct smc_conn *conn, bool force_msg)
@@ -207,6 +247,7 @@ void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 	s64 dprod, dcons;
 	struct smc_cdc_wnd wnd;
 	bool was_closed;
+	bool bad;
 
 	spin_lock(&conn->lock);
 	if (!conn->attached || conn->peer_abort)
@@ -214,18 +255,29 @@ void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 	if (conn->rx_seq_valid && !smc_cdc_seq_before(conn->rx_seq,
 						      msg->seqno))
 		goto out;	/* a duplicate or old message */
-	if (smc_curs_check(conn->rmb->size, &conn->peer_prod_curs,
-			   &msg->prod, NULL) ||
-	    smc_curs_check(conn->peer_rmb_size, &conn->peer_cons_curs,
-			   &msg->cons, NULL)) {
+	/*
+	 * A server takes the peer's RMB from the confirm, which the client
+	 * may follow with data before we have read it: until then nothing
+	 * of ours can have been consumed.
+	 */
+	if (!conn->peer_rmb_size) {
+		bad = msg->cons.wrap || msg->cons.count;
+		dcons = 0;
+	} else {
+		bad = smc_curs_check(conn->peer_rmb_size,
+				     &conn->peer_cons_curs, &msg->cons, NULL);
+		dcons = bad ? 0 : smc_curs_delta(conn->peer_rmb_size,
+						 &conn->peer_cons_curs,
+						 &msg->cons);
+	}
+	if (bad || smc_curs_check(conn->rmb->size, &conn->peer_prod_curs,
+				  &msg->prod, NULL)) {
 		smc_cdc_violation(conn, "cursor out of range");
 		wake = EPOLLIN | EPOLLOUT | EPOLLERR;
 		goto out;
 	}
 	dprod = smc_curs_delta(conn->rmb->size, &conn->peer_prod_curs,
 			       &msg->prod);
-	dcons = smc_curs_delta(conn->peer_rmb_size, &conn->peer_cons_curs,
-			       &msg->cons);
 	if (conn->rx_prod + dprod > conn->rx_cons_sent + conn->rmb->size ||
 	    conn->peer_cons + dcons > conn->tx_written) {
 		smc_cdc_violation(conn, "cursor beyond the window");
@@ -246,11 +298,33 @@ void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 		conn->peer_done_writing = true;
 	if (msg->peer_conn_closed)
 		conn->peer_closed = true;
+	/* the peer's end of writing is TCP's FIN */
+	if (conn->peer_closed || conn->peer_done_writing)
+		WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | RCV_SHUTDOWN);
 	if (msg->peer_conn_abort) {
 		conn->peer_abort = true;
+		/* as TCP takes a reset: EPIPE after the peer's FIN */
 		if (!conn->local_closed)
-			WRITE_ONCE(sk->sk_err, ECONNRESET);
+			WRITE_ONCE(sk->sk_err, was_closed &&
+				   !conn->local_done_writing ? EPIPE :
+				   ECONNRESET);
+		WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
 		wake |= EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP;
+	} else if (dprod && conn->local_closed && !conn->local_abort) {
+		/* data for a closed socket: TCP answers with a reset */
+		conn->local_abort = true;
+		smc_cdc_push_locked(conn, true);
+		wake |= EPOLLHUP;
+	}
+	if (msg->urg_data_present && dprod) {
+		/* the last byte this message produced is the urgent one */
+		u32 pos;
+
+		conn->rx_urg_pos = conn->rx_prod - 1;
+		div_u64_rem(conn->rx_urg_pos, conn->rmb->size, &pos);
+		conn->rx_urg_byte = ((u8 *)conn->rmb->cpu_addr)[pos];
+		conn->rx_urg_state = SMC_URG_VALID;
+		wake |= EPOLLPRI;
 	}
 	if (dprod || (!was_closed && (conn->peer_closed ||
 				      conn->peer_done_writing)))
@@ -275,6 +349,8 @@ void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 		smc_cdc_push_locked(conn, true);
 out:
 	spin_unlock(&conn->lock);
+	if (wake & EPOLLPRI)
+		sk_send_sigurg(sk);
 	if (wake)
 		smc_sk_wake(sk, wake);
 	if ((wake & (EPOLLHUP | EPOLLRDNORM)) && sock_flag(sk, SOCK_DEAD))
@@ -309,8 +385,10 @@ void smc_conn_lgr_gone(struct smc_lgr_conn *c)
 
 	spin_lock(&conn->lock);
 	conn->dead = true;
-	if (!conn->peer_closed && !conn->peer_abort && !conn->local_abort)
+	if (!conn->peer_closed && !conn->peer_abort && !conn->local_abort &&
+	    !conn->local_closed)
 		WRITE_ONCE(smc->sk.sk_err, ECONNABORTED);
+	WRITE_ONCE(smc->sk.sk_shutdown, SHUTDOWN_MASK);
 	spin_unlock(&conn->lock);
 	smc_sk_wake(&smc->sk, EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP);
 	if (sock_flag(&smc->sk, SOCK_DEAD))

@@ -72,7 +72,11 @@ static void smc_clcsock_error_report(struct sock *clcsk)
 	smc = smc_clcsock_owner(clcsk);
 	err = READ_ONCE(clcsk->sk_err);
 	/* A connect in progress takes TCP's error itself when it ends. */
-	if (smc && err && READ_ONCE(smc->hs_state) != SMC_HS_RUNNING) {
+	/* In SMC-R mode the TCP connection only idles: its errors are not
+	 * the connection's.
+	 */
+	if (smc && err && READ_ONCE(smc->hs_state) != SMC_HS_RUNNING &&
+	    !smc_is_smcr(smc)) {
 		WRITE_ONCE(smc->sk.sk_err, err);
 		WRITE_ONCE(smc->clc_err_mirrored, true);
 	}

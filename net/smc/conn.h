@@ -32,6 +32,12 @@
 
 struct smc_sock;
 
+enum {
+	SMC_URG_NONE,			/* no urgent byte, or skipped */
+	SMC_URG_VALID,			/* arrived, not read with MSG_OOB */
+	SMC_URG_READ,			/* read with MSG_OOB */
+};
+
 struct smc_conn {
 	struct smc_lgr_conn lc;		/* token, lgr, link, peer rtoken */
 	bool attached;			/* lc is in the lgr's tree */
@@ -40,7 +46,7 @@ struct smc_conn {
 	u32 peer_token;			/* the peer's RMBE alert token */
 	u32 peer_rmb_size;		/* bytes, the peer's RMB element */
 
-	spinlock_t lock;
+	spinlock_t lock;			/* everything below */
 	/* sending */
 	u64 tx_queued;
 	u64 tx_written;
@@ -60,6 +66,12 @@ struct smc_conn {
 	bool peer_write_blocked;
 	bool peer_upd_req;
 	u32 rx_upd_limit;		/* consumer update threshold */
+
+	/* urgent data (MSG_OOB), one byte as in TCP */
+	u64 tx_urg_end;			/* just past the urgent byte, 0: none */
+	u64 rx_urg_pos;			/* stream position of the urgent byte */
+	u8 rx_urg_byte;
+	u8 rx_urg_state;		/* SMC_URG_* */
 
 	/* close state, see close.c */
 	bool local_done_writing;	/* we announced SHUT_WR */

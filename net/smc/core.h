@@ -328,4 +328,54 @@ void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 void smc_conn_tx_done(struct smc_lgr_conn *c, u64 cookie, int status);
 void smc_conn_lgr_gone(struct smc_lgr_conn *c);
 
+/*
+ * ---- lgr.c: snapshots for netlink and sock_diag (netlink.c, diag.c) ----
+ *
+ * Copies taken under the registry's locks, so that the callers can format
+ * them without holding any lock of ours.
+ *
+ * smc_lgr_info(): the first link group of @net at or after list position
+ * *@pos that is not terminating, with its links that are not UNUSED;
+ * *@pos is advanced past it.  Process context (counts the buffers under
+ * bufs_mutex).  Returns 0, or -ENOENT when there is none.
+ *
+ * smc_lgr_link_info(): one link of @lgr (the caller holds a reference);
+ * false when the lgr is terminating or the link is UNUSED.  Never sleeps.
+ */
+struct smc_link_info {
+	u8 link_id;
+	enum smc_link_state state;
+	u8 port;		/* 1-based */
+	int ifindex;		/* netdev behind the port, 0 if none */
+	u32 conns;		/* connections using the link */
+	char ibname[IB_DEVICE_NAME_MAX];
+	u8 link_uid[4];
+	u8 peer_link_uid[4];
+	u8 gid[SMC_IB_GID_LEN];
+	u8 peer_gid[SMC_IB_GID_LEN];
+};
+
+struct smc_lgr_info {
+	u8 id[4];
+	bool server;
+	u8 version;
+	u8 release;
+	u8 peer_os;
+	char peer_hostname[SMC_CLC_HOSTNAME_LEN + 1];
+	unsigned short vlan;
+	u64 net_cookie;
+	u32 conns_num;
+	u8 max_conns;
+	u8 max_links;
+	u32 sndbufs;		/* send buffers allocated */
+	u32 rmbs;		/* RMBs allocated */
+	unsigned int nlinks;	/* valid entries in links[] */
+	struct smc_link_info links[SMC_LINKS_MAX];
+};
+
+int smc_lgr_info(struct net *net, unsigned int *pos,
+		 struct smc_lgr_info *info);
+bool smc_lgr_link_info(struct smc_lgr *lgr, struct smc_link *link,
+		       struct smc_link_info *info);
+
 #endif /* SMC_CORE_H */

@@ -8,15 +8,21 @@
  * SMC_DIAG_SHUTDOWN and SMC_DIAG_FALLBACK.
  *
  * SMC_DIAG_CONNINFO (token, buffer sizes, cursors) and SMC_DIAG_LGRINFO
- * (link group role, RDMA device, GIDs) describe an SMC-R connection, i.e. a
- * socket whose handshake ended in SMC-R mode with a link group.  They are
- * sent only for such sockets and only when the request asks for them in
- * diag_ext, like upstream.  This module does not set up SMC-R connections
- * yet, so no socket qualifies and the attributes are absent, just as they
- * are upstream for a socket that fell back to TCP.  SMC_DIAG_DMBINFO is
- * SMC-D only and never sent.
+ * (link group role, RDMA device, GIDs) describe an SMC-R connection.  As
+ * upstream, they are sent only when the request asks for them in diag_ext:
+ * CONNINFO while the connection holds a token in a link group (from its
+ * attachment in the handshake until it is freed), LGRINFO while, in
+ * addition, that link group is not terminating.  A socket that fell back
+ * to TCP never has either.  SMC_DIAG_DMBINFO is SMC-D only and never sent.
+ *
+ * The cursors are those of the 6.12 structure: rx_prod and rx_cons as the
+ * peer's last CDC message had them, tx_prod and tx_cons as our last CDC
+ * message announced them, tx_prep/tx_sent/tx_fin in the send buffer.  This
+ * module keeps 64-bit byte counts (conn.h); a cursor is the count modulo
+ * the ring size with the number of completed rings as wrap count.
  */
 #include <linux/in6.h>
+#include <linux/math64.h>
 #include <linux/inet_diag.h>
 #include <linux/module.h>
 #include <linux/sock_diag.h>
@@ -69,10 +75,155 @@ static void smc_diag_fill_id(struct inet_diag_sockid *id, struct sock *clcsk)
 	}
 }
 
+/* CDC flag bits as the 6.12 structure shows them (first bit is 0x80) */
+#define SMC_DIAG_PROD_WRITE_BLOCKED	0x80
+#define SMC_DIAG_PROD_CONS_UPD_REQ	0x10
+#define SMC_DIAG_CONN_DONE_WRITING	0x80
+#define SMC_DIAG_CONN_CLOSED		0x40
+#define SMC_DIAG_CONN_ABORT		0x20
+
+/* a GID as 8 big-endian groups of 4 hex digits, colon separated */
+static void smc_diag_gid(__u8 *buf, size_t len, const u8 *gid)
+{
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < SMC_IB_GID_LEN; i += 2)
+		n += scnprintf(buf + n, len - n, i ? ":%02x%02x" : "%02x%02x",
+			       gid[i], gid[i + 1]);
+}
+
+static void smc_diag_curs(struct smc_diag_cursor *c, u64 bytes, u32 size)
+{
+	u32 rem;
+
+	if (!size)
+		return;
+	c->wrap = (u16)div_u64_rem(bytes, size, &rem);
+	c->count = rem;
+}
+
+static void smc_diag_wire_curs(struct smc_diag_cursor *c,
+			       const struct smc_curs *w)
+{
+	c->wrap = w->wrap;
+	c->count = w->count;
+}
+
+static u8 smc_diag_state_flags(bool done_writing, bool closed, bool abort)
+{
+	return (done_writing ? SMC_DIAG_CONN_DONE_WRITING : 0) |
+	       (closed ? SMC_DIAG_CONN_CLOSED : 0) |
+	       (abort ? SMC_DIAG_CONN_ABORT : 0);
+}
+
+/*
+ * Copy the connection's state under its lock (no sleeping).  Returns the
+ * link group with a reference for the caller (and the link in @link), or
+ * NULL when the connection is not attached (then @ci is untouched).
+ */
+static struct smc_lgr *smc_diag_conn(struct smc_conn *conn,
+				     struct smc_diag_conninfo *ci,
+				     struct smc_link **link, bool *server)
+{
+	struct smc_lgr *lgr = NULL;
+	u32 sndbuf, rmb, peer;
+	bool blocked;
+
+	spin_lock_bh(&conn->lock);
+	if (!conn->attached)
+		goto out;
+	/*
+	 * smc_conn_free() clears lc.lgr before it clears attached, and it
+	 * holds a reference of its own until after that.
+	 */
+	lgr = READ_ONCE(conn->lc.lgr);
+	if (!lgr)
+		goto out;
+	/* the connection's reference may go once we unlock */
+	kref_get(&lgr->ref);
+	*link = READ_ONCE(conn->lc.link);
+	*server = lgr->server;
+
+	sndbuf = conn->sndbuf ? conn->sndbuf->size : 0;
+	rmb = conn->rmb ? conn->rmb->size : 0;
+	peer = conn->peer_rmb_size;
+	memset(ci, 0, sizeof(*ci));
+	ci->token = conn->lc.token;
+	ci->sndbuf_size = sndbuf;
+	ci->rmbe_size = rmb;
+	ci->peer_rmbe_size = peer;
+	smc_diag_wire_curs(&ci->rx_prod, &conn->peer_prod_curs);
+	smc_diag_wire_curs(&ci->rx_cons, &conn->peer_cons_curs);
+	smc_diag_curs(&ci->tx_prod, conn->tx_written, peer);
+	smc_diag_curs(&ci->tx_cons, conn->rx_cons_sent, rmb);
+	ci->rx_prod_flags =
+		(conn->peer_write_blocked ? SMC_DIAG_PROD_WRITE_BLOCKED : 0) |
+		(conn->peer_upd_req ? SMC_DIAG_PROD_CONS_UPD_REQ : 0);
+	ci->rx_conn_state_flags =
+		smc_diag_state_flags(conn->peer_done_writing,
+				     conn->peer_closed, conn->peer_abort);
+	/* as smc_cdc_push_locked() sets them: data waits for peer space */
+	blocked = conn->tx_queued > conn->tx_written &&
+		  conn->tx_written - conn->peer_cons >= peer;
+	ci->tx_prod_flags = blocked ? SMC_DIAG_PROD_WRITE_BLOCKED |
+				      SMC_DIAG_PROD_CONS_UPD_REQ : 0;
+	ci->tx_conn_state_flags =
+		smc_diag_state_flags(conn->local_done_writing,
+				     conn->local_closed, conn->local_abort);
+	smc_diag_curs(&ci->tx_prep, conn->tx_queued, sndbuf);
+	smc_diag_curs(&ci->tx_sent, conn->tx_written, sndbuf);
+	smc_diag_curs(&ci->tx_fin, conn->tx_done, sndbuf);
+out:
+	spin_unlock_bh(&conn->lock);
+	return lgr;
+}
+
+/* SMC_DIAG_CONNINFO and SMC_DIAG_LGRINFO, as far as asked and existing */
+static int smc_diag_fill_smcr(struct sk_buff *skb, struct smc_sock *smc,
+			      u8 ext)
+{
+	const bool want_lgr = ext & (1 << (SMC_DIAG_LGRINFO - 1));
+	struct smc_diag_conninfo ci;
+	struct smc_diag_lgrinfo li;
+	struct smc_link_info link;
+	struct smc_link *lnk = NULL;
+	struct smc_lgr *lgr;
+	bool server = false;
+	int rc = 0;
+
+	if (!(ext & (1 << (SMC_DIAG_CONNINFO - 1))) && !want_lgr)
+		return 0;
+	lgr = smc_diag_conn(&smc->conn, &ci, &lnk, &server);
+	if (!lgr)
+		return 0;
+	if ((ext & (1 << (SMC_DIAG_CONNINFO - 1))) &&
+	    nla_put(skb, SMC_DIAG_CONNINFO, sizeof(ci), &ci)) {
+		rc = -EMSGSIZE;
+		goto out;
+	}
+	if (!want_lgr || !lnk || !smc_lgr_link_info(lgr, lnk, &link))
+		goto out;
+	memset(&li, 0, sizeof(li));
+	li.role = server;
+	li.lnk[0].link_id = link.link_id;
+	li.lnk[0].ibport = link.port;
+	strscpy(li.lnk[0].ibname, link.ibname);
+	smc_diag_gid(li.lnk[0].gid, sizeof(li.lnk[0].gid), link.gid);
+	smc_diag_gid(li.lnk[0].peer_gid, sizeof(li.lnk[0].peer_gid),
+		     link.peer_gid);
+	if (nla_put(skb, SMC_DIAG_LGRINFO, sizeof(li), &li))
+		rc = -EMSGSIZE;
+out:
+	smc_lgr_put(lgr);
+	return rc;
+}
+
 static int smc_diag_fill(struct sk_buff *skb, struct netlink_callback *cb,
 			 const struct smc_diag_ent *ent)
 {
 	struct user_namespace *user_ns = sk_user_ns(NETLINK_CB(cb->skb).sk);
+	const struct smc_diag_req *req = nlmsg_data(cb->nlh);
 	struct smc_sock *smc = smc_sk(ent->sk);
 	struct smc_diag_fallback fallback;
 	struct sock *sk = ent->sk;
@@ -102,7 +253,8 @@ static int smc_diag_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	fallback.reason = READ_ONCE(smc->fallback_reason);
 	fallback.peer_diagnosis = READ_ONCE(smc->peer_diagnosis);
 	if (nla_put_u8(skb, SMC_DIAG_SHUTDOWN, shutdown) ||
-	    nla_put(skb, SMC_DIAG_FALLBACK, sizeof(fallback), &fallback)) {
+	    nla_put(skb, SMC_DIAG_FALLBACK, sizeof(fallback), &fallback) ||
+	    smc_diag_fill_smcr(skb, smc, req->diag_ext)) {
 		nlmsg_cancel(skb, nlh);
 		return -EMSGSIZE;
 	}

@@ -254,9 +254,12 @@ static u32 smc_hs_conn_peer(struct smc_conn *conn,
 			     ac->rmb_rkey);
 	if (idx < 0)
 		return SMC_CLC_DECL_ERR_RTOK;
+	/* CDC messages may already arrive (see smc_cdc_push_once()) */
+	spin_lock_bh(&conn->lock);
 	conn->lc.peer_rtoken = idx;
 	conn->peer_token = ac->rmbe_alert_token;
 	conn->peer_rmb_size = size;
+	spin_unlock_bh(&conn->lock);
 	return 0;
 }
 

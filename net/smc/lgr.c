@@ -1048,3 +1048,131 @@ void smc_lgr_exit(void)
 	destroy_workqueue(smc_lgr_wq);
 	smc_lgr_wq = NULL;
 }
+
+/* ------------------------------------------------------------------ */
+/* snapshots for netlink and sock_diag                                 */
+
+/*
+ * Copy @link of @lgr.  The caller holds conns_lock and has seen the lgr
+ * not terminating: its teardown, which drops the links' device
+ * references, cannot have started and cannot start meanwhile.
+ */
+static bool smc_lgr_copy_link(struct smc_link *link,
+			      struct smc_link_info *info)
+{
+	enum smc_link_state st = READ_ONCE(link->state);
+
+	if (st == SMC_LINK_UNUSED || !link->dev)
+		return false;
+	memset(info, 0, sizeof(*info));
+	info->link_id = link->link_id;
+	info->state = st;
+	info->port = link->port;
+	if (link->port >= 1 && link->port <= SMC_IB_MAX_PORTS)
+		info->ifindex = READ_ONCE(link->dev->port[link->port - 1].ifindex);
+	info->conns = atomic_read(&link->conn_cnt);
+	strscpy(info->ibname, dev_name(&link->dev->ibdev->dev));
+	memcpy(info->link_uid, link->link_uid, sizeof(info->link_uid));
+	memcpy(info->peer_link_uid, link->peer_link_uid,
+	       sizeof(info->peer_link_uid));
+	memcpy(info->gid, link->gid, SMC_IB_GID_LEN);
+	memcpy(info->peer_gid, link->peer.gid, SMC_IB_GID_LEN);
+	return true;
+}
+
+/* The lgr's own fields and links; smc_lgrs_lock held. */
+static bool smc_lgr_copy(struct smc_lgr *lgr, struct smc_lgr_info *info)
+{
+	bool ok = false;
+	int i;
+
+	read_lock_bh(&lgr->conns_lock);
+	if (lgr->terminating)
+		goto out;
+	memcpy(info->id, lgr->id, sizeof(info->id));
+	info->server = lgr->server;
+	info->version = lgr->version;
+	info->release = lgr->release;
+	info->peer_os = lgr->peer_os;
+	memcpy(info->peer_hostname, lgr->peer_hostname, SMC_CLC_HOSTNAME_LEN);
+	info->peer_hostname[SMC_CLC_HOSTNAME_LEN] = '\0';
+	info->vlan = lgr->vlan;
+	info->net_cookie = lgr->net->net_cookie;
+	info->conns_num = lgr->conns_num;
+	info->max_conns = lgr->max_conns;
+	info->max_links = lgr->max_links;
+	info->nlinks = 0;
+	for (i = 0; i < SMC_LINKS_MAX; i++)
+		if (smc_lgr_copy_link(&lgr->links[i],
+				      &info->links[info->nlinks]))
+			info->nlinks++;
+	ok = true;
+out:
+	read_unlock_bh(&lgr->conns_lock);
+	return ok;
+}
+
+/**
+ * smc_lgr_info() - copy the next link group for a netlink dump
+ * @net: the requester's namespace: only its link groups are shown
+ * @pos: list position to start at; advanced past the lgr returned
+ * @info: filled in
+ *
+ * Terminating link groups are left out.  Process context.
+ *
+ * Return: 0, or -ENOENT when there is no further link group.
+ */
+int smc_lgr_info(struct net *net, unsigned int *pos,
+		 struct smc_lgr_info *info)
+{
+	struct smc_lgr *lgr, *found = NULL;
+	struct smc_buf *buf;
+	unsigned int i = 0;
+
+	memset(info, 0, sizeof(*info));
+	spin_lock_bh(&smc_lgrs_lock);
+	list_for_each_entry(lgr, &smc_lgrs, list) {
+		if (i++ < *pos || !net_eq(lgr->net, net))
+			continue;
+		if (!smc_lgr_copy(lgr, info))
+			continue;
+		*pos = i;
+		kref_get(&lgr->ref);
+		found = lgr;
+		break;
+	}
+	spin_unlock_bh(&smc_lgrs_lock);
+	if (!found)
+		return -ENOENT;
+
+	mutex_lock(&found->bufs_mutex);
+	list_for_each_entry(buf, &found->sndbufs, list)
+		info->sndbufs++;
+	list_for_each_entry(buf, &found->rmbs, list)
+		info->rmbs++;
+	mutex_unlock(&found->bufs_mutex);
+	smc_lgr_put(found);
+	return 0;
+}
+
+/**
+ * smc_lgr_link_info() - copy one link of a link group
+ * @lgr: the link group, the caller holds a reference
+ * @link: one of its links
+ * @info: filled in
+ *
+ * Never sleeps.
+ *
+ * Return: true, or false when @lgr is terminating or @link unused.
+ */
+bool smc_lgr_link_info(struct smc_lgr *lgr, struct smc_link *link,
+		       struct smc_link_info *info)
+{
+	bool ok = false;
+
+	read_lock_bh(&lgr->conns_lock);
+	if (!lgr->terminating && link->lgr == lgr)
+		ok = smc_lgr_copy_link(link, info);
+	read_unlock_bh(&lgr->conns_lock);
+	return ok;
+}

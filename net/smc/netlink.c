@@ -5,14 +5,14 @@
  *
  * Commands, attributes and nesting follow include/uapi/linux/smc.h, which
  * keeps the numbering of Linux 6.12.  Implemented: system information,
- * statistics and fallback statistics, the RoCE devices (ib.c), the UEID
- * table (eid.c), plus the SMC-D queries, which are always empty because
- * this module drives no ISM device.  Without s390 firmware there is no
- * system EID: its dump is empty and enabling or disabling it is
- * -EOPNOTSUPP, as in Linux 6.12.  The link group and link queries and the
- * handshake limitation commands are answered with -EOPNOTSUPP until the
- * module has that state; the state-changing ones already require
- * CAP_NET_ADMIN.
+ * statistics and fallback statistics, the RoCE devices (ib.c), the SMC-R
+ * link groups and their links (snapshots from lgr.c), the UEID table
+ * (eid.c), plus the SMC-D queries, which are always empty because this
+ * module drives no ISM device.  Without s390 firmware there is no system
+ * EID: its dump is empty and enabling or disabling it is -EOPNOTSUPP, as
+ * in Linux 6.12.  The handshake limitation commands are answered with
+ * -EOPNOTSUPP until the module has that state; the state-changing ones
+ * already require CAP_NET_ADMIN.
  */
 #include <linux/capability.h>
 #include <linux/module.h>
@@ -25,6 +25,7 @@
 
 #include "smc.h"
 #include "clc_wire.h"
+#include "core.h"
 #include "eid.h"
 #include "ib.h"
 #include "stats.h"
@@ -450,6 +451,263 @@ static int smc_nl_get_dev_smcr(struct sk_buff *skb,
 	return rc;
 }
 
+/* --- SMC_NETLINK_GET_LGR_SMCR and SMC_NETLINK_GET_LINK_SMCR --- */
+
+/* values of SMC_NLA_LGR_R_ROLE, _TYPE, _BUF_TYPE and SMC_NLA_LINK_STATE */
+#define SMC_NL_ROLE_CLIENT	0
+#define SMC_NL_ROLE_SERVER	1
+#define SMC_NL_LGR_NONE		0	/* no active link */
+#define SMC_NL_LGR_SINGLE	1	/* one link, one RDMA device each side */
+#define SMC_NL_BUF_PHYS_CONT	0	/* physically contiguous buffers */
+#define SMC_NL_LINK_UNUSED	0
+#define SMC_NL_LINK_INACTIVE	1
+#define SMC_NL_LINK_ACTIVATING	2
+#define SMC_NL_LINK_ACTIVE	3
+
+/* a GID as 8 big-endian groups of 4 hex digits, colon separated */
+#define SMC_NL_GID_STR_LEN	(8 * 4 + 7)
+
+static u32 smc_nl_link_state(enum smc_link_state st)
+{
+	switch (st) {
+	case SMC_LINK_INIT:
+	case SMC_LINK_ACTIVATING:
+		return SMC_NL_LINK_ACTIVATING;
+	case SMC_LINK_ACTIVE:
+		return SMC_NL_LINK_ACTIVE;
+	case SMC_LINK_DOWN:
+		return SMC_NL_LINK_INACTIVE;
+	default:
+		return SMC_NL_LINK_UNUSED;
+	}
+}
+
+static void smc_nl_gid_str(char *buf, const u8 *gid)
+{
+	int i;
+
+	for (i = 0; i < SMC_IB_GID_LEN; i += 2)
+		buf += sprintf(buf, i ? ":%02x%02x" : "%02x%02x", gid[i],
+			       gid[i + 1]);
+}
+
+static int smc_nl_put_gid(struct sk_buff *skb, int type, const u8 *gid)
+{
+	char str[SMC_NL_GID_STR_LEN + 1];
+
+	smc_nl_gid_str(str, gid);
+	return nla_put_string(skb, type, str);
+}
+
+/* the u32 attributes of ids and uids carry the 4 bytes as they are */
+static u32 smc_nl_raw_u32(const u8 *bytes)
+{
+	u32 v;
+
+	memcpy(&v, bytes, sizeof(v));
+	return v;
+}
+
+/*
+ * SMC_NLA_LGR_R_V2_COMMON { VER, REL, OS, PEER_HOST, NEG_EID } and
+ * SMC_NLA_LGR_R_V2 { DIRECT, MAX_CONNS, MAX_LINKS }, side by side in the
+ * link group's nest, for an SMC-R v2 link group.
+ */
+static int smc_nl_put_lgr_v2(struct sk_buff *skb,
+			     const struct smc_lgr_info *info)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, SMC_NLA_LGR_R_V2_COMMON);
+	if (!nest)
+		return -EMSGSIZE;
+	/*
+	 * The handshake keeps neither the negotiated EID nor, for now, the
+	 * peer's OS and host name in the link group: empty, like a peer
+	 * that sent none.
+	 */
+	if (nla_put_u8(skb, SMC_NLA_LGR_V2_VER, info->version) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_REL, info->release) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_OS, info->peer_os) ||
+	    nla_put_string(skb, SMC_NLA_LGR_V2_PEER_HOST,
+			   info->peer_hostname) ||
+	    nla_put_string(skb, SMC_NLA_LGR_V2_NEG_EID, ""))
+		goto cancel;
+	nla_nest_end(skb, nest);
+
+	nest = nla_nest_start(skb, SMC_NLA_LGR_R_V2);
+	if (!nest)
+		return -EMSGSIZE;
+	/* whether the route uses a gateway is not kept: reported direct */
+	if (nla_put_u8(skb, SMC_NLA_LGR_R_V2_DIRECT, 1) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_CONNS, info->max_conns) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_LINKS, info->max_links))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static u8 smc_nl_lgr_type(const struct smc_lgr_info *info)
+{
+	unsigned int i;
+
+	for (i = 0; i < info->nlinks; i++)
+		if (info->links[i].state == SMC_LINK_ACTIVE)
+			return SMC_NL_LGR_SINGLE;
+	return SMC_NL_LGR_NONE;
+}
+
+/*
+ * One message SMC_NETLINK_GET_LGR_SMCR: SMC_GEN_LGR_SMCR { ID, CONNS_NUM,
+ * ROLE, TYPE, BUF_TYPE, VLAN_ID, NET_COOKIE, PNETID, SNDBUF_ALLOC,
+ * RMB_ALLOC, v2 nests }.  No PNET table: the PNET ID is empty.
+ */
+static int smc_nl_put_lgr(struct sk_buff *skb, struct netlink_callback *cb,
+			  const struct smc_lgr_info *info)
+{
+	struct nlattr *nest;
+	void *hdr;
+
+	hdr = smc_nl_put_hdr(skb, cb, SMC_NETLINK_GET_LGR_SMCR);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, SMC_GEN_LGR_SMCR);
+	if (!nest)
+		goto cancel;
+	if (nla_put_u32(skb, SMC_NLA_LGR_R_ID, smc_nl_raw_u32(info->id)) ||
+	    nla_put_u32(skb, SMC_NLA_LGR_R_CONNS_NUM, info->conns_num) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_ROLE,
+		       info->server ? SMC_NL_ROLE_SERVER : SMC_NL_ROLE_CLIENT) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_TYPE, smc_nl_lgr_type(info)) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_BUF_TYPE, SMC_NL_BUF_PHYS_CONT) ||
+	    /* a u8 attribute, as upstream: VLAN ids above 255 are cut */
+	    nla_put_u8(skb, SMC_NLA_LGR_R_VLAN_ID, (u8)info->vlan) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_NET_COOKIE, info->net_cookie,
+			      SMC_NLA_LGR_R_PAD) ||
+	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, "") ||
+	    nla_put_uint(skb, SMC_NLA_LGR_R_SNDBUF_ALLOC, info->sndbufs) ||
+	    nla_put_uint(skb, SMC_NLA_LGR_R_RMB_ALLOC, info->rmbs))
+		goto cancel_nest;
+	if (info->version >= SMC_V2 && smc_nl_put_lgr_v2(skb, info))
+		goto cancel_nest;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel_nest:
+	nla_nest_cancel(skb, nest);
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/*
+ * One message SMC_NETLINK_GET_LINK_SMCR: SMC_GEN_LINK_SMCR { ID, STATE,
+ * CONN_CNT, IB_PORT, NET_DEV, IB_DEV, UID, PEER_UID, GID, PEER_GID }.
+ * The link carries no lgr id: it belongs to the lgr message before it.
+ */
+static int smc_nl_put_link(struct sk_buff *skb, struct netlink_callback *cb,
+			   const struct smc_link_info *link)
+{
+	struct nlattr *nest;
+	void *hdr;
+
+	hdr = smc_nl_put_hdr(skb, cb, SMC_NETLINK_GET_LINK_SMCR);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, SMC_GEN_LINK_SMCR);
+	if (!nest)
+		goto cancel;
+	if (nla_put_u8(skb, SMC_NLA_LINK_ID, link->link_id) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_STATE,
+			smc_nl_link_state(link->state)) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_CONN_CNT, link->conns) ||
+	    nla_put_u8(skb, SMC_NLA_LINK_IB_PORT, link->port) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_NET_DEV, link->ifindex) ||
+	    nla_put_string(skb, SMC_NLA_LINK_IB_DEV, link->ibname) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_UID,
+			smc_nl_raw_u32(link->link_uid)) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_PEER_UID,
+			smc_nl_raw_u32(link->peer_link_uid)) ||
+	    smc_nl_put_gid(skb, SMC_NLA_LINK_GID, link->gid) ||
+	    smc_nl_put_gid(skb, SMC_NLA_LINK_PEER_GID, link->peer_gid))
+		goto cancel_nest;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel_nest:
+	nla_nest_cancel(skb, nest);
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/*
+ * A link group's message and, with @links, one message per link that is
+ * being activated or active, as one unit: all of them or none.
+ */
+static int smc_nl_put_lgr_unit(struct sk_buff *skb,
+			       struct netlink_callback *cb,
+			       const struct smc_lgr_info *info, bool links)
+{
+	void *mark = skb_tail_pointer(skb);
+	unsigned int i;
+
+	if (smc_nl_put_lgr(skb, cb, info))
+		return -EMSGSIZE;
+	for (i = 0; links && i < info->nlinks; i++) {
+		if (smc_nl_link_state(info->links[i].state) <
+		    SMC_NL_LINK_ACTIVATING)
+			continue;
+		if (smc_nl_put_link(skb, cb, &info->links[i])) {
+			nlmsg_trim(skb, mark);
+			return -EMSGSIZE;
+		}
+	}
+	return 0;
+}
+
+static int smc_nl_dump_lgrs(struct sk_buff *skb, struct netlink_callback *cb,
+			    bool links)
+{
+	struct smc_nl_dump_ctx *ctx = smc_nl_ctx(cb);
+	struct smc_lgr_info *info;
+	unsigned int next;
+	int rc = 0;
+
+	info = kmalloc(sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return -ENOMEM;
+	for (next = ctx->pos;
+	     !smc_lgr_info(sock_net(skb->sk), &next, info);
+	     ctx->pos = next) {
+		if (smc_nl_put_lgr_unit(skb, cb, info, links)) {
+			rc = smc_nl_dump_full(skb);
+			break;
+		}
+		rc = skb->len;
+	}
+	kfree(info);
+	return rc;
+}
+
+static int smc_nl_get_lgr_smcr(struct sk_buff *skb,
+			       struct netlink_callback *cb)
+{
+	return smc_nl_dump_lgrs(skb, cb, false);
+}
+
+static int smc_nl_get_link_smcr(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	return smc_nl_dump_lgrs(skb, cb, true);
+}
+
 /* --- SMC-D queries: no ISM devices, so never anything to report --- */
 
 static int smc_nl_dump_none(struct sk_buff *skb, struct netlink_callback *cb)
@@ -593,8 +851,8 @@ static const struct nla_policy smc_nl_ueid_policy[SMC_NLA_EID_TABLE_MAX + 1] = {
 };
 
 /*
- * Commands not listed (GET_LGR_SMCR, GET_LINK_SMCR, DUMP_HS_LIMITATION)
- * are answered by the genetlink core with -EOPNOTSUPP.
+ * The command not listed (DUMP_HS_LIMITATION) is answered by the
+ * genetlink core with -EOPNOTSUPP.
  * The UEID table is global, hence GENL_ADMIN_PERM (initial
  * user namespace); the handshake limitation is per network namespace,
  * hence GENL_UNS_ADMIN_PERM (CAP_NET_ADMIN over that namespace).
@@ -607,6 +865,14 @@ static const struct genl_ops smc_gen_nl_ops[] = {
 	{
 		.cmd = SMC_NETLINK_GET_DEV_SMCR,
 		.dumpit = smc_nl_get_dev_smcr,
+	},
+	{
+		.cmd = SMC_NETLINK_GET_LGR_SMCR,
+		.dumpit = smc_nl_get_lgr_smcr,
+	},
+	{
+		.cmd = SMC_NETLINK_GET_LINK_SMCR,
+		.dumpit = smc_nl_get_link_smcr,
 	},
 	{
 		.cmd = SMC_NETLINK_GET_LGR_SMCD,

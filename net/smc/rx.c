@@ -27,6 +27,91 @@ static u32 smc_rx_avail(struct smc_conn *conn)
 	return (u32)(conn->rx_prod - conn->rx_cons);
 }
 
+/*
+ * conn->lock held.  Is an urgent byte ahead of (or at) stream position
+ * @pos?  Reads stop at it, as TCP's stop at the urgent mark.
+ */
+static bool smc_rx_urg_ahead(struct smc_conn *conn, u64 pos)
+{
+	return conn->rx_urg_state != SMC_URG_NONE && conn->rx_urg_pos >= pos &&
+	       conn->rx_urg_pos < conn->rx_prod;
+}
+
+/* Readable bytes for poll and SIOCINQ, as TCP counts them. */
+static u32 smc_rx_readable(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+
+	if (!sock_flag(&smc->sk, SOCK_URGINLINE) &&
+	    smc_rx_urg_ahead(conn, conn->rx_cons))
+		return conn->rx_urg_pos - conn->rx_cons;
+	return smc_rx_avail(conn);
+}
+
+/*
+ * conn->lock held.  How much a normal read may take from the stream
+ * position rx_cons + *@peek_off, by TCP's urgent mark rules: a read stops
+ * before the urgent byte (*@stop when it copied something already); one
+ * that starts at the mark steps over the byte unless SO_OOBINLINE.
+ */
+static u32 smc_rx_span(struct smc_sock *smc, u64 *peek_off, bool peek,
+		       size_t copied, bool *stop)
+{
+	struct smc_conn *conn = &smc->conn;
+	u64 pos = conn->rx_cons + *peek_off;
+	u32 avail = conn->rx_prod - pos;
+
+	*stop = false;
+	if (!smc_rx_urg_ahead(conn, pos))
+		return avail;
+	if (conn->rx_urg_pos != pos)
+		return conn->rx_urg_pos - pos;
+	if (copied) {
+		*stop = true;
+		return 0;
+	}
+	if (sock_flag(&smc->sk, SOCK_URGINLINE))
+		return avail;
+	if (peek) {
+		(*peek_off)++;
+	} else {
+		conn->rx_cons++;
+		if (conn->rx_urg_state == SMC_URG_VALID)
+			conn->rx_urg_state = SMC_URG_NONE;
+	}
+	return avail - 1;
+}
+
+/* recv(MSG_OOB): the urgent byte, once. */
+static int smc_rx_recv_urg(struct smc_sock *smc, struct msghdr *msg,
+			   size_t len, int flags)
+{
+	struct smc_conn *conn = &smc->conn;
+	int rc = -EINVAL;
+	u8 byte;
+
+	spin_lock_bh(&conn->lock);
+	if (!sock_flag(&smc->sk, SOCK_URGINLINE) &&
+	    conn->rx_urg_state == SMC_URG_VALID) {
+		byte = conn->rx_urg_byte;
+		if (!(flags & MSG_PEEK))
+			conn->rx_urg_state = SMC_URG_READ;
+		rc = 1;
+	} else if (conn->rx_urg_state == SMC_URG_NONE && !smc_rx_eof(conn) &&
+		   !(smc->sk.sk_shutdown & RCV_SHUTDOWN)) {
+		rc = -EINVAL;
+	}
+	spin_unlock_bh(&conn->lock);
+	if (rc < 0)
+		return rc;
+	if (len && copy_to_iter(&byte, 1, &msg->msg_iter) != 1)
+		return -EFAULT;
+	if (!len)
+		msg->msg_flags |= MSG_TRUNC;
+	msg->msg_flags |= MSG_OOB;
+	return len ? 1 : 0;
+}
+
 /* After consuming: tell the peer when the window rule asks for it. */
 static void smc_rx_update_cons(struct smc_conn *conn)
 {
@@ -56,21 +141,30 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 	u32 size = conn->rmb->size;
 	u32 avail, pos, n, first;
 	int target, rc = 0;
+	bool stop;
 	long timeo;
 
 	if (flags & MSG_OOB)
-		return -EINVAL;
+		return smc_rx_recv_urg(smc, msg, len, flags);
 	if (flags & MSG_ERRQUEUE)
 		return sock_recv_errqueue(sk, msg, len, SOL_IP, IP_RECVERR);
 	lock_sock(sk);
 	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
 	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
 	add_wait_queue(sk_sleep(sk), &wait);
-	while (copied < len) {
+	/* len 0 still waits for data, as TCP's target of one byte does */
+	while (copied < len || (!len && !rc)) {
 		spin_lock_bh(&conn->lock);
-		avail = smc_rx_avail(conn) - (u32)peek_off;
+		avail = smc_rx_span(smc, &peek_off, flags & MSG_PEEK, copied,
+				    &stop);
+		if (stop) {
+			spin_unlock_bh(&conn->lock);
+			break;
+		}
 		div_u64_rem(conn->rx_cons + peek_off, size, &pos);
 		spin_unlock_bh(&conn->lock);
+		if (avail && !len)
+			break;
 		if (avail) {
 			n = min_t(size_t, avail, len - copied);
 			first = min(n, size - pos);
@@ -132,27 +226,26 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 	return copied ?: rc;
 }
 
+/* TCP's poll rules, on sk_shutdown kept as TCP keeps it (see cdc.c). */
 __poll_t smc_rx_poll(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
+	u8 shutdown = READ_ONCE(sk->sk_shutdown);
 	__poll_t mask = 0;
 
+	if (shutdown == SHUTDOWN_MASK)
+		mask |= EPOLLHUP;
+	if (shutdown & RCV_SHUTDOWN)
+		mask |= EPOLLIN | EPOLLRDNORM | EPOLLRDHUP;
 	spin_lock_bh(&conn->lock);
-	if (smc_rx_avail(conn) || smc_rx_eof(conn) ||
-	    (sk->sk_shutdown & RCV_SHUTDOWN))
+	if (smc_rx_readable(smc) >= max(READ_ONCE(sk->sk_rcvlowat), 1))
 		mask |= EPOLLIN | EPOLLRDNORM;
-	if (smc_rx_eof(conn) || (sk->sk_shutdown & RCV_SHUTDOWN))
-		mask |= EPOLLRDHUP;
-	if (conn->local_done_writing || conn->peer_closed ||
-	    conn->peer_abort || conn->dead ||
+	if ((shutdown & SEND_SHUTDOWN) ||
 	    conn->tx_queued - conn->tx_done < conn->sndbuf->size)
 		mask |= EPOLLOUT | EPOLLWRNORM;
-	if ((conn->peer_closed || conn->peer_abort || conn->dead) &&
-	    (conn->local_done_writing || conn->local_closed))
-		mask |= EPOLLHUP;
-	if (conn->peer_abort || conn->dead)
-		mask |= EPOLLHUP;
+	if (conn->rx_urg_state == SMC_URG_VALID)
+		mask |= EPOLLPRI;
 	spin_unlock_bh(&conn->lock);
 	return mask;
 }
@@ -165,7 +258,11 @@ int smc_rx_ioctl(struct smc_sock *smc, unsigned int cmd, int *val)
 	spin_lock_bh(&conn->lock);
 	switch (cmd) {
 	case SIOCINQ:
-		*val = smc_rx_avail(conn);
+		*val = smc_rx_readable(smc);
+		break;
+	case SIOCATMARK:
+		*val = conn->rx_urg_state != SMC_URG_NONE &&
+		       conn->rx_urg_pos == conn->rx_cons;
 		break;
 	case SIOCOUTQ:
 		*val = conn->tx_queued - conn->tx_done;

@@ -16,20 +16,18 @@ static u32 smc_tx_space(struct smc_conn *conn)
 	return conn->sndbuf->size - (u32)(conn->tx_queued - conn->tx_done);
 }
 
-/* conn->lock held */
+/*
+ * conn->lock held.  TCP's rule: a pending error is reported (once),
+ * otherwise a socket that cannot send any more gives EPIPE.
+ */
 static int smc_tx_error(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
 
-	if (conn->local_done_writing || conn->local_closed ||
-	    (smc->sk.sk_shutdown & SEND_SHUTDOWN))
-		return -EPIPE;
-	if (conn->peer_abort)
-		return -ECONNRESET;
-	if (conn->dead)
-		return -ECONNABORTED;
-	if (conn->peer_closed)
-		return -EPIPE;
+	if (READ_ONCE(sk->sk_err) || (sk->sk_shutdown & SEND_SHUTDOWN) ||
+	    conn->local_done_writing || conn->peer_abort || conn->dead)
+		return sock_error(sk) ?: -EPIPE;
 	return 0;
 }
 
@@ -61,7 +59,7 @@ static int smc_tx_wait(struct smc_sock *smc, long *timeo)
 		sk_wait_event(sk, timeo,
 			      READ_ONCE(conn->tx_done) != conn->tx_queued -
 			      conn->sndbuf->size || READ_ONCE(conn->dead) ||
-			      READ_ONCE(conn->peer_closed) ||
+			      READ_ONCE(sk->sk_err) ||
 			      READ_ONCE(conn->peer_abort), &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
@@ -78,8 +76,6 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 	long timeo;
 	int rc = 0;
 
-	if (msg->msg_flags & MSG_OOB)
-		return -EOPNOTSUPP;
 	lock_sock(sk);
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	while (copied < len) {
@@ -102,6 +98,8 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 		}
 		spin_lock_bh(&conn->lock);
 		conn->tx_queued += n;
+		if ((msg->msg_flags & MSG_OOB) && copied + n == len)
+			conn->tx_urg_end = conn->tx_queued;
 		rc = smc_cdc_push_locked(conn, false);
 		spin_unlock_bh(&conn->lock);
 		copied += n;
