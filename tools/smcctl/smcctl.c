@@ -7,6 +7,8 @@
  *   smcctl [--json] connections   SMC sockets (like smcss -a)
  *   smcctl [--json] info          SMC_NETLINK_GET_SYS_INFO
  *   smcctl [--json] devices       RoCE devices and their ports
+ *   smcctl [--json] linkgroups    SMC-R link groups
+ *   smcctl [--json] links         SMC-R links, per link group
  *
  * Talks plain netlink: generic netlink family "SMC_GEN_NETLINK" for the
  * counters, NETLINK_SOCK_DIAG with family AF_SMC for the sockets.  The JSON
@@ -306,13 +308,12 @@ static void family_cb(const struct nlmsghdr *nlh, void *arg)
 		*id = (int)attr_uint(tb[CTRL_ATTR_FAMILY_ID]);
 }
 
-/* Resolve SMC_GEN_NETLINK; exits with EXIT_NOSMC when it is not there. */
-static int smc_family(int fd)
+/* Ask for SMC_GEN_NETLINK's id; 0 (*@id set, -1 if none) or an errno. */
+static int family_lookup(int fd, int *id)
 {
 	struct genl_req req;
 	size_t nlen = strlen(SMC_GENL_FAMILY_NAME) + 1;
 	struct nlattr *a;
-	int id = -1, err;
 
 	memset(&req, 0, sizeof(req));
 	a = (struct nlattr *)req.attrs;
@@ -326,7 +327,15 @@ static int smc_family(int fd)
 	req.genl.cmd = CTRL_CMD_GETFAMILY;
 	req.genl.version = 1;
 	nl_send(fd, &req.nlh);
-	err = nl_recv(fd, req.nlh.nlmsg_seq, false, family_cb, &id);
+	return nl_recv(fd, req.nlh.nlmsg_seq, false, family_cb, id);
+}
+
+/* Resolve SMC_GEN_NETLINK; exits with EXIT_NOSMC when it is not there. */
+static int smc_family(int fd)
+{
+	int id = -1, err;
+
+	err = family_lookup(fd, &id);
 	if (err == ENOENT || (!err && id < 0))
 		die(EXIT_NOSMC, "%s",
 		    "generic netlink family " SMC_GENL_FAMILY_NAME
@@ -336,10 +345,10 @@ static int smc_family(int fd)
 	return id;
 }
 
-static void smc_dump(int fd, int family, uint8_t cmd, msg_cb cb, void *arg)
+/* a dump of @cmd; returns 0 or the positive errno the kernel answered */
+static int smc_dump_try(int fd, int family, uint8_t cmd, msg_cb cb, void *arg)
 {
 	struct genl_req req;
-	int err;
 
 	memset(&req, 0, sizeof(req));
 	req.nlh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
@@ -349,7 +358,23 @@ static void smc_dump(int fd, int family, uint8_t cmd, msg_cb cb, void *arg)
 	req.genl.cmd = cmd;
 	req.genl.version = SMC_GENL_FAMILY_VERSION;
 	nl_send(fd, &req.nlh);
-	err = nl_recv(fd, req.nlh.nlmsg_seq, true, cb, arg);
+	return nl_recv(fd, req.nlh.nlmsg_seq, true, cb, arg);
+}
+
+/* SMC_GEN_NETLINK's id, or -1 when it is not there (no exit) */
+static int smc_family_quiet(int fd)
+{
+	int id = -1;
+
+	if (family_lookup(fd, &id))
+		return -1;
+	return id;
+}
+
+static void smc_dump(int fd, int family, uint8_t cmd, msg_cb cb, void *arg)
+{
+	int err = smc_dump_try(fd, family, cmd, cb, arg);
+
 	if (err)
 		die(1, SMC_GENL_FAMILY_NAME " dump failed: %s", strerror(err));
 }
@@ -711,11 +736,349 @@ static int cmd_devices(void)
 	return 0;
 }
 
+/* ---- smcctl linkgroups, smcctl links ---- */
+
+/* a GID as the kernel formats it: 8 groups of 4 hex digits and 7 colons */
+#define GID_STR_LEN 39
+
+struct link_ent {
+	unsigned int link_id;
+	unsigned int state;
+	unsigned int conns;
+	unsigned int port;
+	unsigned int ifindex;
+	uint32_t uid, peer_uid;
+	char ibdev[64];
+	char gid[GID_STR_LEN + 1];
+	char peer_gid[GID_STR_LEN + 1];
+};
+
+struct lgr_ent {
+	uint32_t id;
+	unsigned int role, type, buf_type, vlan;
+	uint32_t conns;
+	uint64_t net_cookie, sndbufs, rmbs;
+	char pnetid[16 + 1];
+	bool v2;			/* the v2 nests were present */
+	unsigned int version, release, peer_os;
+	char peer_host[SMC_MAX_HOSTNAME_LEN + 1];
+	char neg_eid[SMC_MAX_EID_LEN + 1];
+	int direct;			/* -1 when not reported */
+	unsigned int max_conns, max_links;
+	unsigned int nlinks;
+	struct link_ent *links;
+};
+
+struct lgr_list {
+	unsigned int n;
+	struct lgr_ent *lgr;
+};
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		die(1, "%s", "out of memory");
+	return p;
+}
+
+/* the host name of a v2 peer arrives blank padded: strip the blanks */
+static void rstrip(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && s[n - 1] == ' ')
+		s[--n] = '\0';
+}
+
+static void lgr_v2(struct lgr_ent *g, const struct nlattr *common,
+		   const struct nlattr *r2)
+{
+	const struct nlattr *tb[SMC_NLA_LGR_V2_MAX + 1];
+	const struct nlattr *rb[SMC_NLA_LGR_R_V2_MAX + 1];
+
+	g->v2 = true;
+	if (common) {
+		/* attribute type 0 is the version: parse_attrs keeps it */
+		parse_nested(tb, SMC_NLA_LGR_V2_MAX, common);
+		if (tb[SMC_NLA_LGR_V2_VER])
+			g->version = (unsigned int)attr_uint(tb[SMC_NLA_LGR_V2_VER]);
+		g->release = (unsigned int)attr_uint(tb[SMC_NLA_LGR_V2_REL]);
+		g->peer_os = (unsigned int)attr_uint(tb[SMC_NLA_LGR_V2_OS]);
+		attr_str(g->peer_host, sizeof(g->peer_host),
+			 tb[SMC_NLA_LGR_V2_PEER_HOST]);
+		rstrip(g->peer_host);
+		attr_str(g->neg_eid, sizeof(g->neg_eid),
+			 tb[SMC_NLA_LGR_V2_NEG_EID]);
+		rstrip(g->neg_eid);
+	}
+	if (r2) {
+		parse_nested(rb, SMC_NLA_LGR_R_V2_MAX, r2);
+		if (rb[SMC_NLA_LGR_R_V2_DIRECT])
+			g->direct = attr_uint(rb[SMC_NLA_LGR_R_V2_DIRECT]) ? 1 : 0;
+		g->max_conns = (unsigned int)attr_uint(rb[SMC_NLA_LGR_R_V2_MAX_CONNS]);
+		g->max_links = (unsigned int)attr_uint(rb[SMC_NLA_LGR_R_V2_MAX_LINKS]);
+	}
+}
+
+static void lgr_msg(struct lgr_list *l, const struct nlattr *nest)
+{
+	const struct nlattr *tb[SMC_NLA_LGR_R_MAX + 1];
+	struct lgr_ent *g;
+
+	l->lgr = xrealloc(l->lgr, (l->n + 1) * sizeof(*l->lgr));
+	g = &l->lgr[l->n++];
+	memset(g, 0, sizeof(*g));
+	g->direct = -1;
+	g->version = 1;
+	parse_nested(tb, SMC_NLA_LGR_R_MAX, nest);
+	g->id = (uint32_t)attr_uint(tb[SMC_NLA_LGR_R_ID]);
+	g->role = (unsigned int)attr_uint(tb[SMC_NLA_LGR_R_ROLE]);
+	g->type = (unsigned int)attr_uint(tb[SMC_NLA_LGR_R_TYPE]);
+	g->buf_type = (unsigned int)attr_uint(tb[SMC_NLA_LGR_R_BUF_TYPE]);
+	g->vlan = (unsigned int)attr_uint(tb[SMC_NLA_LGR_R_VLAN_ID]);
+	g->conns = (uint32_t)attr_uint(tb[SMC_NLA_LGR_R_CONNS_NUM]);
+	g->net_cookie = attr_uint(tb[SMC_NLA_LGR_R_NET_COOKIE]);
+	g->sndbufs = attr_uint(tb[SMC_NLA_LGR_R_SNDBUF_ALLOC]);
+	g->rmbs = attr_uint(tb[SMC_NLA_LGR_R_RMB_ALLOC]);
+	attr_str(g->pnetid, sizeof(g->pnetid), tb[SMC_NLA_LGR_R_PNETID]);
+	if (tb[SMC_NLA_LGR_R_V2_COMMON] || tb[SMC_NLA_LGR_R_V2])
+		lgr_v2(g, tb[SMC_NLA_LGR_R_V2_COMMON], tb[SMC_NLA_LGR_R_V2]);
+}
+
+/* a link belongs to the link group message before it */
+static void link_msg(struct lgr_list *l, const struct nlattr *nest)
+{
+	const struct nlattr *tb[SMC_NLA_LINK_MAX + 1];
+	struct lgr_ent *g;
+	struct link_ent *k;
+
+	if (!l->n)
+		return;
+	g = &l->lgr[l->n - 1];
+	g->links = xrealloc(g->links, (g->nlinks + 1) * sizeof(*g->links));
+	k = &g->links[g->nlinks++];
+	memset(k, 0, sizeof(*k));
+	parse_nested(tb, SMC_NLA_LINK_MAX, nest);
+	k->link_id = (unsigned int)attr_uint(tb[SMC_NLA_LINK_ID]);
+	k->state = (unsigned int)attr_uint(tb[SMC_NLA_LINK_STATE]);
+	k->conns = (unsigned int)attr_uint(tb[SMC_NLA_LINK_CONN_CNT]);
+	k->port = (unsigned int)attr_uint(tb[SMC_NLA_LINK_IB_PORT]);
+	k->ifindex = (unsigned int)attr_uint(tb[SMC_NLA_LINK_NET_DEV]);
+	k->uid = (uint32_t)attr_uint(tb[SMC_NLA_LINK_UID]);
+	k->peer_uid = (uint32_t)attr_uint(tb[SMC_NLA_LINK_PEER_UID]);
+	attr_str(k->ibdev, sizeof(k->ibdev), tb[SMC_NLA_LINK_IB_DEV]);
+	attr_str(k->gid, sizeof(k->gid), tb[SMC_NLA_LINK_GID]);
+	attr_str(k->peer_gid, sizeof(k->peer_gid), tb[SMC_NLA_LINK_PEER_GID]);
+}
+
+static void lgr_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *nest;
+
+	nest = smc_top(nlh, SMC_GEN_LGR_SMCR);
+	if (nest) {
+		lgr_msg(arg, nest);
+		return;
+	}
+	nest = smc_top(nlh, SMC_GEN_LINK_SMCR);
+	if (nest)
+		link_msg(arg, nest);
+}
+
+/*
+ * All link groups with their links (SMC_NETLINK_GET_LINK_SMCR sends each
+ * link group's message followed by its links').  Returns 0 or an errno.
+ */
+static int get_lgrs(int fd, int family, struct lgr_list *l)
+{
+	memset(l, 0, sizeof(*l));
+	return smc_dump_try(fd, family, SMC_NETLINK_GET_LINK_SMCR, lgr_cb, l);
+}
+
+static void free_lgrs(struct lgr_list *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->lgr[i].links);
+	free(l->lgr);
+}
+
+/* get_lgrs() on a socket of its own; an errno when there are none */
+static int get_lgrs_quiet(struct lgr_list *l)
+{
+	int fd = nl_open(NETLINK_GENERIC);
+	int family = smc_family_quiet(fd);
+	int err = ENOENT;
+
+	memset(l, 0, sizeof(*l));
+	if (family >= 0)
+		err = get_lgrs(fd, family, l);
+	if (err) {
+		free_lgrs(l);
+		memset(l, 0, sizeof(*l));
+	}
+	close(fd);
+	return err;
+}
+
+static const char *role_name(unsigned int r)
+{
+	return r == 0 ? "CLIENT" : r == 1 ? "SERVER" : "UNKNOWN";
+}
+
+static const char *lgr_type_name(unsigned int t)
+{
+	switch (t) {
+	case 0: return "NONE";
+	case 1: return "SINGLE";
+	case 2: return "SYMMETRIC";
+	case 3: return "ASYMMETRIC_PEER";
+	case 4: return "ASYMMETRIC_LOCAL";
+	default: return "UNKNOWN";
+	}
+}
+
+static const char *link_state_name(unsigned int s)
+{
+	switch (s) {
+	case 0: return "UNUSED";
+	case 1: return "INACTIVE";
+	case 2: return "ACTIVATING";
+	case 3: return "ACTIVE";
+	default: return "UNKNOWN";
+	}
+}
+
+/* the peer of a link group: its first link's peer GID */
+static const char *lgr_peer(const struct lgr_ent *g)
+{
+	return g->nlinks ? g->links[0].peer_gid : "";
+}
+
+static void json_lgr(const struct lgr_ent *g, bool first)
+{
+	printf("%s{\"id\":%" PRIu32 ",\"id_hex\":\"%08" PRIx32 "\","
+	       "\"role\":\"%s\",\"type\":\"%s\",\"type_num\":%u,"
+	       "\"version\":%u,\"release\":%u,\"conns\":%" PRIu32 ","
+	       "\"links\":%u,\"peer_gid\":\"%s\",\"peer_host\":\"%s\","
+	       "\"peer_os\":%u,\"neg_eid\":\"%s\",\"vlan\":%u,\"pnetid\":\"%s\","
+	       "\"net_cookie\":%" PRIu64 ",\"buf_type\":%u,"
+	       "\"sndbufs\":%" PRIu64 ",\"rmbs\":%" PRIu64 ",",
+	       first ? "" : ",", g->id, g->id, role_name(g->role),
+	       lgr_type_name(g->type), g->type, g->version, g->release,
+	       g->conns, g->nlinks, lgr_peer(g), g->peer_host, g->peer_os,
+	       g->neg_eid, g->vlan, g->pnetid, g->net_cookie, g->buf_type,
+	       g->sndbufs, g->rmbs);
+	if (g->v2)
+		printf("\"max_conns\":%u,\"max_links\":%u,\"direct\":%s}",
+		       g->max_conns, g->max_links,
+		       g->direct < 0 ? "null" : g->direct ? "true" : "false");
+	else
+		printf("\"max_conns\":null,\"max_links\":null,\"direct\":null}");
+}
+
+static int cmd_linkgroups(void)
+{
+	int fd = nl_open(NETLINK_GENERIC);
+	struct lgr_list l;
+	const struct lgr_ent *g;
+	unsigned int i;
+	int err;
+
+	err = get_lgrs(fd, smc_family(fd), &l);
+	if (err)
+		die(1, "link group dump failed: %s", strerror(err));
+	if (json)
+		printf("{\"linkgroups\":[");
+	else
+		printf("%-8s %-6s %-16s %-3s %5s %5s %s\n", "LG-ID", "Role",
+		       "Type", "Ver", "Conns", "Links", "Peer");
+	for (i = 0; i < l.n; i++) {
+		g = &l.lgr[i];
+		if (json) {
+			json_lgr(g, !i);
+			continue;
+		}
+		printf("%08" PRIx32 " %-6s %-16s %u.%u %5" PRIu32 " %5u %s%s%s%s\n",
+		       g->id, role_name(g->role), lgr_type_name(g->type),
+		       g->version, g->release, g->conns, g->nlinks,
+		       g->nlinks ? lgr_peer(g) : "-",
+		       g->peer_host[0] ? " (" : "", g->peer_host,
+		       g->peer_host[0] ? ")" : "");
+	}
+	if (json)
+		printf("]}\n");
+	free_lgrs(&l);
+	close(fd);
+	return 0;
+}
+
+static int cmd_links(void)
+{
+	int fd = nl_open(NETLINK_GENERIC);
+	char ifname[IF_NAMESIZE];
+	const struct link_ent *k;
+	const struct lgr_ent *g;
+	unsigned int i, j, n = 0;
+	struct lgr_list l;
+	int err;
+
+	err = get_lgrs(fd, smc_family(fd), &l);
+	if (err)
+		die(1, "link dump failed: %s", strerror(err));
+	if (json)
+		printf("{\"links\":[");
+	else
+		printf("%-8s %4s %-10s %-12s %4s %-10s %5s %s\n", "LG-ID", "Link",
+		       "State", "Device", "Port", "Net-Dev", "Conns",
+		       "GID -> Peer GID");
+	for (i = 0; i < l.n; i++) {
+		g = &l.lgr[i];
+		for (j = 0; j < g->nlinks; j++) {
+			k = &g->links[j];
+			if (!k->ifindex || !if_indextoname(k->ifindex, ifname))
+				ifname[0] = '\0';
+			if (!json) {
+				printf("%08" PRIx32 " %4u %-10s %-12s %4u %-10s %5u %s -> %s\n",
+				       g->id, k->link_id,
+				       link_state_name(k->state), k->ibdev,
+				       k->port, ifname[0] ? ifname : "-",
+				       k->conns, k->gid, k->peer_gid);
+				continue;
+			}
+			printf("%s{\"lgr_id\":%" PRIu32 ",\"lgr_id_hex\":\"%08"
+			       PRIx32 "\",\"role\":\"%s\",\"link_id\":%u,"
+			       "\"state\":\"%s\",\"state_num\":%u,"
+			       "\"ibdev\":\"%s\",\"ibport\":%u,\"ifindex\":%u,",
+			       n ? "," : "", g->id, g->id, role_name(g->role),
+			       k->link_id, link_state_name(k->state), k->state,
+			       k->ibdev, k->port, k->ifindex);
+			if (ifname[0])
+				printf("\"netdev\":\"%s\",", ifname);
+			else
+				printf("\"netdev\":null,");
+			printf("\"gid\":\"%s\",\"peer_gid\":\"%s\","
+			       "\"link_uid\":%" PRIu32 ",\"peer_link_uid\":%"
+			       PRIu32 ",\"conns\":%u}", k->gid, k->peer_gid,
+			       k->uid, k->peer_uid, k->conns);
+			n++;
+		}
+	}
+	if (json)
+		printf("]}\n");
+	free_lgrs(&l);
+	close(fd);
+	return 0;
+}
+
 /* ---- smcctl connections ---- */
 
 struct conn_out {
 	unsigned int n;
 	FILE *f;		/* collects the lines until the dump succeeded */
+	const struct lgr_list *lgrs;	/* to find a connection's lgr id */
 };
 
 /*
@@ -732,6 +1095,139 @@ static void fmt_addr(char *buf, size_t len, bool v4, const __be32 *addr)
 {
 	if (!inet_ntop(v4 ? AF_INET : AF_INET6, addr, buf, len))
 		snprintf(buf, len, "?");
+}
+
+/*
+ * The link group of a connection: the one whose role is @role and which
+ * has the link of @li (device, port, link id, both GIDs).  NULL unless
+ * exactly one matches.
+ */
+static const struct lgr_ent *conn_lgr(const struct lgr_list *l, unsigned int role,
+				      const struct smc_diag_linkinfo *li,
+				      const char *ibname, const char *gid,
+				      const char *peer_gid)
+{
+	const struct lgr_ent *found = NULL;
+	const struct link_ent *k;
+	unsigned int i, j;
+
+	for (i = 0; l && i < l->n; i++) {
+		if (l->lgr[i].role != role)
+			continue;
+		for (j = 0; j < l->lgr[i].nlinks; j++) {
+			k = &l->lgr[i].links[j];
+			if (k->link_id != li->link_id || k->port != li->ibport ||
+			    strcmp(k->ibdev, ibname) || strcmp(k->gid, gid) ||
+			    strcmp(k->peer_gid, peer_gid))
+				continue;
+			if (found && found != &l->lgr[i])
+				return NULL;
+			found = &l->lgr[i];
+		}
+	}
+	return found;
+}
+
+/* a fixed-size text field of a diag structure, printable and JSON safe */
+static void diag_str(char *buf, size_t len, const __u8 *src, size_t n)
+{
+	size_t i;
+
+	if (n > len - 1)
+		n = len - 1;
+	memcpy(buf, src, n);
+	buf[n] = '\0';
+	for (i = 0; buf[i]; i++)
+		if (buf[i] < 0x20 || buf[i] > 0x7e || buf[i] == '"' ||
+		    buf[i] == '\\')
+			buf[i] = '?';
+}
+
+/* one cursor: text "NAME WRAP:COUNT", JSON ",\"NAME\":{...}" */
+static void put_curs(FILE *f, const char *name,
+		     const struct smc_diag_cursor *c)
+{
+	if (json)
+		fprintf(f, ",\"%s\":{\"wrap\":%u,\"count\":%u}", name,
+			(unsigned int)c->wrap, (unsigned int)c->count);
+	else
+		fprintf(f, " %s %u:%u", name, (unsigned int)c->wrap,
+			(unsigned int)c->count);
+}
+
+static void put_cursors(FILE *f, const struct smc_diag_conninfo *ci)
+{
+	put_curs(f, "rx_prod", &ci->rx_prod);
+	put_curs(f, "rx_cons", &ci->rx_cons);
+	put_curs(f, "tx_prod", &ci->tx_prod);
+	put_curs(f, "tx_cons", &ci->tx_cons);
+	put_curs(f, "tx_prep", &ci->tx_prep);
+	put_curs(f, "tx_sent", &ci->tx_sent);
+	put_curs(f, "tx_fin", &ci->tx_fin);
+}
+
+/* the SMC-R part of a connection: "smcr":{...} or "smcr":null */
+static void conn_smcr(FILE *f, const struct lgr_list *lgrs,
+		      const struct nlattr *cattr, const struct nlattr *lattr)
+{
+	char ibname[IB_DEVICE_NAME_MAX + 1], gid[41], peer_gid[41];
+	const struct lgr_ent *g = NULL;
+	struct smc_diag_conninfo ci;
+	struct smc_diag_lgrinfo li;
+	bool have_li;
+
+	if (!cattr || attr_len(cattr) < sizeof(ci)) {
+		if (json)
+			fprintf(f, ",\"smcr\":null");
+		return;
+	}
+	memcpy(&ci, attr_data(cattr), sizeof(ci));
+	have_li = lattr && attr_len(lattr) >= sizeof(li);
+	if (have_li) {
+		memcpy(&li, attr_data(lattr), sizeof(li));
+		diag_str(ibname, sizeof(ibname), li.lnk[0].ibname,
+			 sizeof(li.lnk[0].ibname));
+		diag_str(gid, sizeof(gid), li.lnk[0].gid, sizeof(li.lnk[0].gid));
+		diag_str(peer_gid, sizeof(peer_gid), li.lnk[0].peer_gid,
+			 sizeof(li.lnk[0].peer_gid));
+		g = conn_lgr(lgrs, li.role, &li.lnk[0], ibname, gid, peer_gid);
+	}
+	if (!json) {
+		if (g)
+			fprintf(f, "  smcr lgr %08" PRIx32, g->id);
+		else
+			fprintf(f, "  smcr lgr -");
+		if (have_li)
+			fprintf(f, " link %u %s %s/%u", li.lnk[0].link_id,
+				role_name(li.role), ibname, li.lnk[0].ibport);
+		fprintf(f, " token %u sndbuf %u rmbe %u peer_rmbe %u", ci.token,
+			ci.sndbuf_size, ci.rmbe_size, ci.peer_rmbe_size);
+		put_cursors(f, &ci);
+		fputc('\n', f);
+		return;
+	}
+	fprintf(f, ",\"smcr\":{");
+	if (g)
+		fprintf(f, "\"lgr_id\":%" PRIu32 ",\"lgr_id_hex\":\"%08" PRIx32
+			"\",", g->id, g->id);
+	else
+		fprintf(f, "\"lgr_id\":null,\"lgr_id_hex\":null,");
+	if (have_li)
+		fprintf(f, "\"role\":\"%s\",\"link_id\":%u,\"ibdev\":\"%s\","
+			"\"ibport\":%u,\"gid\":\"%s\",\"peer_gid\":\"%s\",",
+			role_name(li.role), li.lnk[0].link_id, ibname,
+			li.lnk[0].ibport, gid, peer_gid);
+	else
+		fprintf(f, "\"role\":null,\"link_id\":null,\"ibdev\":null,"
+			"\"ibport\":null,\"gid\":null,\"peer_gid\":null,");
+	fprintf(f, "\"token\":%u,\"sndbuf_size\":%u,\"rmbe_size\":%u,",
+		ci.token, ci.sndbuf_size, ci.rmbe_size);
+	fprintf(f, "\"peer_rmbe_size\":%u", ci.peer_rmbe_size);
+	put_cursors(f, &ci);
+	fprintf(f, ",\"rx_prod_flags\":%u,\"rx_conn_state_flags\":%u",
+		ci.rx_prod_flags, ci.rx_conn_state_flags);
+	fprintf(f, ",\"tx_prod_flags\":%u,\"tx_conn_state_flags\":%u}",
+		ci.tx_prod_flags, ci.tx_conn_state_flags);
 }
 
 static void conn_cb(const struct nlmsghdr *nlh, void *arg)
@@ -768,7 +1264,7 @@ static void conn_cb(const struct nlmsghdr *nlh, void *arg)
 		       "\"fallback_reason\":%u,\"fallback_reason_hex\":\"0x%08x\","
 		       "\"fallback_reason_name\":\"%s\","
 		       "\"peer_diagnosis\":%u,\"peer_diagnosis_hex\":\"0x%08x\","
-		       "\"peer_diagnosis_name\":\"%s\"}",
+		       "\"peer_diagnosis_name\":\"%s\"",
 		       out->n ? "," : "", state_name(r->diag_state),
 		       r->diag_state, mode_name(r->diag_mode),
 		       v4 ? "inet" : "inet6", lstr, pstr, laddr, lport, paddr,
@@ -776,16 +1272,21 @@ static void conn_cb(const struct nlmsghdr *nlh, void *arg)
 		       fb.reason, fb.reason, reason_name(fb.reason),
 		       fb.peer_diagnosis, fb.peer_diagnosis,
 		       reason_name(fb.peer_diagnosis));
+		conn_smcr(out->f, out->lgrs, tb[SMC_DIAG_CONNINFO],
+			  tb[SMC_DIAG_LGRINFO]);
+		fputc('}', out->f);
 	} else {
 		fprintf(out->f, "%-15s %5u %8llu %-24s %-24s %-4s 0x%08x %s",
-		       state_name(r->diag_state), r->diag_uid,
-		       (unsigned long long)r->diag_inode, lstr, pstr,
-		       mode_name(r->diag_mode), fb.reason,
-		       fb.reason ? reason_name(fb.reason) : "-");
+			state_name(r->diag_state), r->diag_uid,
+			(unsigned long long)r->diag_inode, lstr, pstr,
+			mode_name(r->diag_mode), fb.reason,
+			fb.reason ? reason_name(fb.reason) : "-");
 		if (fb.peer_diagnosis)
 			fprintf(out->f, " (peer 0x%08x %s)", fb.peer_diagnosis,
-			       reason_name(fb.peer_diagnosis));
+				reason_name(fb.peer_diagnosis));
 		fputc('\n', out->f);
+		conn_smcr(out->f, out->lgrs, tb[SMC_DIAG_CONNINFO],
+			  tb[SMC_DIAG_LGRINFO]);
 	}
 	out->n++;
 }
@@ -796,18 +1297,24 @@ static int cmd_connections(void)
 		struct nlmsghdr nlh;
 		struct smc_diag_req r;
 	} req;
-	struct conn_out out = { 0, NULL };
+	struct conn_out out = { 0, NULL, NULL };
 	int fd = nl_open(NETLINK_SOCK_DIAG);
+	struct lgr_list lgrs = { 0, NULL };
 	char *lines = NULL;
 	size_t size = 0;
 	int err;
 
+	/* link groups first, to name the one of each SMC-R connection */
+	if (!get_lgrs_quiet(&lgrs))
+		out.lgrs = &lgrs;
 	memset(&req, 0, sizeof(req));
 	req.nlh.nlmsg_len = sizeof(req);
 	req.nlh.nlmsg_type = SOCK_DIAG_BY_FAMILY;
 	req.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	req.nlh.nlmsg_seq = seq_next++;
 	req.r.diag_family = AF_SMC;
+	req.r.diag_ext = (1 << (SMC_DIAG_CONNINFO - 1)) |
+			 (1 << (SMC_DIAG_LGRINFO - 1));
 	nl_send(fd, &req.nlh);
 
 	out.f = open_memstream(&lines, &size);
@@ -827,6 +1334,7 @@ static int cmd_connections(void)
 		       "Inode", "Local Address", "Peer Address", "Mode",
 		       "Fallback", lines);
 	free(lines);
+	free_lgrs(&lgrs);
 	close(fd);
 	return 0;
 }
@@ -842,6 +1350,8 @@ static void usage(FILE *f, int code)
 		"  connections  SMC sockets: state, addresses, mode, fallback\n"
 		"  info         SMC version and host name the module announces\n"
 		"  devices      RoCE devices: ports, state, network device\n"
+		"  linkgroups   SMC-R link groups: role, type, connections, peer\n"
+		"  links        SMC-R links: state, device, GIDs, connections\n"
 		"exit status: 0 ok, 1 error, 2 SMC module not loaded, 64 usage\n",
 		prog);
 	exit(code);
@@ -874,6 +1384,10 @@ int main(int argc, char **argv)
 		return cmd_info();
 	if (!strcmp(cmd, "devices"))
 		return cmd_devices();
+	if (!strcmp(cmd, "linkgroups"))
+		return cmd_linkgroups();
+	if (!strcmp(cmd, "links"))
+		return cmd_links();
 	usage(stderr, 64);
 	return 64;
 }
