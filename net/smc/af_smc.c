@@ -344,6 +344,9 @@ static int smc_setsockopt(struct socket *sock, int level, int optname,
 	if (level != SOL_SOCKET) {
 		rc = clcsock->ops->setsockopt(clcsock, level, optname, optval,
 					      optlen);
+		if (!rc && level == SOL_TCP && smc_is_smcr(smc) &&
+		    (optname == TCP_CORK || optname == TCP_NODELAY))
+			smc_tx_uncork(smc);
 		if (!rc && smc_is_fastopen_opt(level, optname)) {
 			/* The SMC option and TCP fast open do not mix. */
 			lock_sock(sk);

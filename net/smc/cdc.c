@@ -39,6 +39,7 @@ void smc_conn_init(struct smc_conn *conn)
 {
 	spin_lock_init(&conn->lock);
 	INIT_WORK(&conn->tx_work, smc_conn_tx_work);
+	smc_tx_init(conn);
 	conn->lc.peer_rtoken = -1;
 }
 
@@ -368,6 +369,10 @@ void smc_conn_tx_done(struct smc_lgr_conn *c, u64 cookie, int status)
 	if (!status && cookie > conn->tx_done) {
 		conn->tx_done = cookie;
 		wake = true;
+		/* what autocorking held back while this was in flight */
+		if (conn->tx_queued != conn->tx_written && !conn->tx_corked &&
+		    !smc_tx_autocork(conn))
+			smc_cdc_push_locked(conn, false);
 	}
 	spin_unlock(&conn->lock);
 	if (wake) {

@@ -66,6 +66,7 @@ void smc_conn_free(struct smc_sock *smc)
 	conn->attached = false;
 	spin_unlock_bh(&conn->lock);
 	cancel_work_sync(&conn->tx_work);
+	timer_delete_sync(&conn->cork_timer);
 	if (conn->sndbuf)
 		smc_buf_put(lgr, conn->sndbuf);
 	if (conn->rmb)

@@ -55,6 +55,8 @@ struct smc_conn {
 	struct smc_curs peer_cons_curs;	/* last cursor seen on the wire */
 	u16 tx_seq;			/* last CDC sequence number sent */
 	bool tx_blocked;		/* data waits for space in peer RMB */
+	bool tx_corked;			/* held back by MSG_MORE/TCP_CORK */
+	struct timer_list cork_timer;	/* TCP's ceiling on a cork */
 	bool tx_urg_pending;
 	/* receiving */
 	u64 rx_prod;
@@ -105,6 +107,9 @@ void smc_conn_tx_work(struct work_struct *work);
 void smc_sk_wake(struct sock *sk, __poll_t mask);
 
 /* tx.c, rx.c */
+void smc_tx_init(struct smc_conn *conn);
+void smc_tx_uncork(struct smc_sock *smc);
+bool smc_tx_autocork(struct smc_conn *conn);
 int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len);
 int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		   int flags);

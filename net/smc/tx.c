@@ -6,10 +6,67 @@
  * writing into the free part of the send buffer, so the copy runs without
  * conn->lock; the lock is taken only to publish the new bytes and push.
  */
+#include <linux/tcp.h>
 #include <linux/uio.h>
 #include <net/sock.h>
+#include <net/tcp.h>
 #include "smc.h"
 #include "conn.h"
+#include "sysctl.h"
+
+/* How long data may stay corked, TCP's ceiling for TCP_CORK. */
+#define SMC_TX_CORK_TIME	(HZ / 5)
+
+static void smc_tx_cork_expired(struct timer_list *t)
+{
+	struct smc_conn *conn = from_timer(conn, t, cork_timer);
+
+	spin_lock_bh(&conn->lock);
+	conn->tx_corked = false;
+	smc_cdc_push_locked(conn, false);
+	spin_unlock_bh(&conn->lock);
+}
+
+void smc_tx_init(struct smc_conn *conn)
+{
+	timer_setup(&conn->cork_timer, smc_tx_cork_expired, 0);
+}
+
+/* TCP_CORK is set on the companion socket, where setsockopt puts it. */
+static bool smc_tx_user_corked(struct smc_sock *smc)
+{
+	return tcp_sk(smc->clcsock->sk)->nonagle & TCP_NAGLE_CORK;
+}
+
+/*
+ * conn->lock held.  Autocorking, as TCP's: while a message with data is
+ * still in flight, small writes wait for its completion (which pushes
+ * them, see smc_conn_tx_done()) and go out together.
+ */
+bool smc_tx_autocork(struct smc_conn *conn)
+{
+	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
+	u32 limit = READ_ONCE(smc_net_cfg(sock_net(&smc->sk))->autocorking_size);
+
+	return limit && conn->tx_written != conn->tx_done &&
+	       conn->tx_queued - conn->tx_written < min(limit,
+							conn->sndbuf->size / 2);
+}
+
+/* setsockopt(TCP_CORK 0 or TCP_NODELAY): corked data goes now. */
+void smc_tx_uncork(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+
+	if (smc_tx_user_corked(smc))
+		return;
+	spin_lock_bh(&conn->lock);
+	if (conn->tx_corked) {
+		conn->tx_corked = false;
+		smc_cdc_push_locked(conn, false);
+	}
+	spin_unlock_bh(&conn->lock);
+}
 
 static u32 smc_tx_space(struct smc_conn *conn)
 {
@@ -98,9 +155,25 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 		}
 		spin_lock_bh(&conn->lock);
 		conn->tx_queued += n;
+		rc = 0;
 		if ((msg->msg_flags & MSG_OOB) && copied + n == len)
 			conn->tx_urg_end = conn->tx_queued;
-		rc = smc_cdc_push_locked(conn, false);
+		if (copied + n == len && conn->tx_queued - conn->tx_done < size &&
+		    !(msg->msg_flags & MSG_OOB) &&
+		    ((msg->msg_flags & MSG_MORE) || smc_tx_user_corked(smc))) {
+			/* held back until more comes, at most 200 ms */
+			if (!conn->tx_corked) {
+				conn->tx_corked = true;
+				mod_timer(&conn->cork_timer,
+					  jiffies + SMC_TX_CORK_TIME);
+			}
+		} else if (copied + n == len && !(msg->msg_flags & MSG_OOB) &&
+			   smc_tx_autocork(conn)) {
+			conn->tx_corked = false;
+		} else {
+			conn->tx_corked = false;
+			rc = smc_cdc_push_locked(conn, false);
+		}
 		spin_unlock_bh(&conn->lock);
 		copied += n;
 		if (rc && rc != -EAGAIN)
