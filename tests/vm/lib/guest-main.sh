@@ -79,7 +79,9 @@ setup() {
 		for dep in $(modinfo -F depends "$SMC_KO" | tr ',' ' '); do
 			modprobe "$dep" || return 1
 		done
-		insmod "$SMC_KO" || return 1
+		# The same UEID as the distribution's module gets below: SMC-R v2
+		# needs one, and the module parameter is how ours takes it at load.
+		insmod "$SMC_KO" ueid="$SMC_UEID" || return 1
 		;;
 	dist)
 		modprobe smc || return 1
