@@ -3,7 +3,10 @@
 #
 # Demo (tests/run demo): two VMs with our smc.ko talk AF_SMC.  VM 0 runs an
 # echo server, VM 1 echoes DEMO_BYTES (default 4M) over DEMO_CONNS (default
-# 2) connections; both print what moved and rxe0's packet counters.
+# 2) connections.  While they run, both show the connections in SMC-R mode,
+# the link group and its link; afterwards the payload bytes moved by RDMA
+# (the module's counters, rxe0's packets) against the bytes the companion
+# TCP connections carried (the handshake only).
 
 set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
@@ -14,6 +17,26 @@ port=5000
 [ "$VM_COUNT" -ge 2 ] || fail "needs two VMs"
 
 ctl=$(smcctl_path) || ctl=
+
+# The SMC-R view: connections, link groups, links (VM 1, data flowing).
+show_smcr() {
+	[ -x "$ctl" ] || return 0
+	log "connections (smcctl connections):"
+	"$ctl" connections || true
+	log "link groups (smcctl linkgroups):"
+	"$ctl" linkgroups || true
+	log "links (smcctl links):"
+	"$ctl" links || true
+}
+
+# Bytes the companion TCP connections to the port carried so far.
+tcp_bytes() {
+	ss -tni "( dport = :$port or sport = :$port )" 2>/dev/null |
+		awk '{ for (i = 1; i <= NF; i++) {
+			if ($i ~ /^bytes_acked:/) { split($i, a, ":"); s += a[2] }
+			if ($i ~ /^bytes_received:/) { split($i, a, ":"); r += a[2] } } }
+		END { printf "%d %d\n", s, r }'
+}
 mod=$(lsmod | awk '$1 == "smc" {print $1}')
 log "vm$VM_INDEX $VM_IP impl=$SMC_IMPL module=${mod:-none}"
 rx0=$(rdma_counter rcvd_pkts)
@@ -40,10 +63,8 @@ case "$VM_INDEX" in
 	client=$BG_PID
 	# While the first connection moves data: how the kernel sees it.
 	sleep 1
-	if [ -x "$ctl" ]; then
-		log "connections (smcctl connections):"
-		"$ctl" connections || true
-	fi
+	show_smcr
+	tcp_bytes >"$RESULTS/tcp-bytes"
 	rc=0
 	wait_bg "$client" 250 || rc=$?
 	cat "$RESULTS/smc_echo-client.log"
@@ -65,7 +86,13 @@ if [ "$VM_INDEX" -le 1 ]; then
 		log "data path: TCP (fewer than $min RDMA packets: fallback?)"
 	fi
 	if [ -x "$ctl" ]; then
+		log "SMC-R counters on vm$VM_INDEX (smcctl stats):"
+		"$ctl" stats || true
 		log "fallbacks on vm$VM_INDEX (smcctl fallback):"
 		"$ctl" fallback || true
+	fi
+	if [ -s "$RESULTS/tcp-bytes" ]; then
+		read -r ts tr <"$RESULTS/tcp-bytes"
+		log "companion TCP connections (ss): $ts bytes sent, $tr received -- the CLC handshake, not the $((bytes * conns)) payload bytes"
 	fi
 fi
