@@ -210,6 +210,26 @@ static u8 smc_hs_buf_comp(int userbuf, bool locked, int sysctl_val)
 	return smc_bufsize_compress(locked ? userbuf / 2 : sysctl_val, false);
 }
 
+/* A new link group (first contact) with our end as the handshake found it. */
+static struct smc_lgr *smc_hs_lgr_create(struct smc_hs *hs,
+					 const struct smc_lgr_key *key)
+{
+	bool v2 = hs->res.version == SMC_V2;
+	struct smc_lgr_local lloc = {
+		.dev = hs->dev,
+		.port = hs->port,
+		.sgid_index = v2 ? hs->sgid_v2 : hs->sgid_v1,
+		.max_conns = hs->res.max_conns,
+		.max_links = hs->res.max_links,
+		.release = hs->res.release,
+	};
+
+	memcpy(lloc.gid, v2 ? hs->local.roce_v2_gid : hs->local.gid,
+	       SMC_CLC_GID_LEN);
+	memcpy(lloc.mac, hs->local.mac, ETH_ALEN);
+	return smc_lgr_create(key, &lloc);
+}
+
 /* Attach the socket's connection to @lgr on @link and give it buffers. */
 static u32 smc_hs_conn_attach(struct smc_sock *smc, struct smc_lgr *lgr,
 			      struct smc_link *link)
@@ -367,7 +387,6 @@ static void smc_hs_decline(struct smc_sock *smc, u32 reason, u8 version)
 static u32 smc_hs_client_rdma(struct smc_sock *smc, struct smc_hs *hs)
 {
 	struct smc_clc_accept_confirm *acc = &hs->ac, *cf = &hs->cf;
-	struct smc_lgr_local lloc = {};
 	struct smc_lgr_key key = {};
 	struct smc_link_peer peer = {};
 	struct smc_lgr *lgr = NULL;
@@ -400,16 +419,7 @@ static u32 smc_hs_client_rdma(struct smc_sock *smc, struct smc_hs *hs)
 
 	smc_lgr_pending_lock(false);
 	if (first) {
-		lloc.dev = hs->dev;
-		lloc.port = hs->port;
-		lloc.sgid_index = v2 ? hs->sgid_v2 : hs->sgid_v1;
-		memcpy(lloc.gid, v2 ? hs->local.roce_v2_gid : hs->local.gid,
-		       SMC_CLC_GID_LEN);
-		memcpy(lloc.mac, hs->local.mac, ETH_ALEN);
-		lloc.max_conns = hs->res.max_conns;
-		lloc.max_links = hs->res.max_links;
-		lloc.release = hs->res.release;
-		lgr = smc_lgr_create(&key, &lloc);
+		lgr = smc_hs_lgr_create(hs, &key);
 		if (!lgr) {
 			reason = SMC_CLC_DECL_MEM;
 			goto out;
@@ -534,7 +544,6 @@ static u32 smc_hs_server_rdma(struct smc_sock *smc, struct smc_hs *hs)
 {
 	struct smc_clc_proposal *p = &hs->prop;
 	struct smc_clc_accept_confirm *acc = &hs->ac, *cf = &hs->cf;
-	struct smc_lgr_local lloc = {};
 	struct smc_lgr_key key = {};
 	struct smc_link_peer peer = {};
 	struct smc_lgr *lgr;
@@ -566,16 +575,7 @@ static u32 smc_hs_server_rdma(struct smc_sock *smc, struct smc_hs *hs)
 	lgr = smc_lgr_find(&key);
 	if (!lgr) {
 		first = true;
-		lloc.dev = hs->dev;
-		lloc.port = hs->port;
-		lloc.sgid_index = v2 ? hs->sgid_v2 : hs->sgid_v1;
-		memcpy(lloc.gid, v2 ? hs->local.roce_v2_gid : hs->local.gid,
-		       SMC_CLC_GID_LEN);
-		memcpy(lloc.mac, hs->local.mac, ETH_ALEN);
-		lloc.max_conns = hs->res.max_conns;
-		lloc.max_links = hs->res.max_links;
-		lloc.release = hs->res.release;
-		lgr = smc_lgr_create(&key, &lloc);
+		lgr = smc_hs_lgr_create(hs, &key);
 		if (!lgr) {
 			reason = SMC_CLC_DECL_MEM;
 			goto out;
