@@ -367,8 +367,8 @@ struct smc_lgr_info {
 	u32 conns_num;
 	u8 max_conns;
 	u8 max_links;
-	u32 sndbufs;		/* send buffers allocated */
-	u32 rmbs;		/* RMBs allocated */
+	u64 sndbuf_bytes;	/* send buffers allocated, bytes */
+	u64 rmb_bytes;		/* RMBs allocated, bytes */
 	unsigned int nlinks;	/* valid entries in links[] */
 	struct smc_link_info links[SMC_LINKS_MAX];
 };

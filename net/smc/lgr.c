@@ -1147,9 +1147,9 @@ int smc_lgr_info(struct net *net, unsigned int *pos,
 
 	mutex_lock(&found->bufs_mutex);
 	list_for_each_entry(buf, &found->sndbufs, list)
-		info->sndbufs++;
+		info->sndbuf_bytes += buf->size;
 	list_for_each_entry(buf, &found->rmbs, list)
-		info->rmbs++;
+		info->rmb_bytes += buf->size;
 	mutex_unlock(&found->bufs_mutex);
 	smc_lgr_put(found);
 	return 0;

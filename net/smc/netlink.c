@@ -458,6 +458,7 @@ static int smc_nl_get_dev_smcr(struct sk_buff *skb,
 #define SMC_NL_ROLE_SERVER	1
 #define SMC_NL_LGR_NONE		0	/* no active link */
 #define SMC_NL_LGR_SINGLE	1	/* one link, one RDMA device each side */
+#define SMC_NL_LGR_SYMMETRIC	2	/* two links */
 #define SMC_NL_BUF_PHYS_CONT	0	/* physically contiguous buffers */
 #define SMC_NL_LINK_UNUSED	0
 #define SMC_NL_LINK_INACTIVE	1
@@ -551,20 +552,25 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/* by active links; the asymmetric types (one side with two devices) are
+ * not told apart from SYMMETRIC
+ */
 static u8 smc_nl_lgr_type(const struct smc_lgr_info *info)
 {
-	unsigned int i;
+	unsigned int i, active = 0;
 
 	for (i = 0; i < info->nlinks; i++)
 		if (info->links[i].state == SMC_LINK_ACTIVE)
-			return SMC_NL_LGR_SINGLE;
-	return SMC_NL_LGR_NONE;
+			active++;
+	if (!active)
+		return SMC_NL_LGR_NONE;
+	return active == 1 ? SMC_NL_LGR_SINGLE : SMC_NL_LGR_SYMMETRIC;
 }
 
 /*
  * One message SMC_NETLINK_GET_LGR_SMCR: SMC_GEN_LGR_SMCR { ID, CONNS_NUM,
  * ROLE, TYPE, BUF_TYPE, VLAN_ID, NET_COOKIE, PNETID, SNDBUF_ALLOC,
- * RMB_ALLOC, v2 nests }.  No PNET table: the PNET ID is empty.
+ * RMB_ALLOC (bytes), v2 nests }.  No PNET table: the PNET ID is empty.
  */
 static int smc_nl_put_lgr(struct sk_buff *skb, struct netlink_callback *cb,
 			  const struct smc_lgr_info *info)
@@ -589,8 +595,8 @@ static int smc_nl_put_lgr(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_NET_COOKIE, info->net_cookie,
 			      SMC_NLA_LGR_R_PAD) ||
 	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, "") ||
-	    nla_put_uint(skb, SMC_NLA_LGR_R_SNDBUF_ALLOC, info->sndbufs) ||
-	    nla_put_uint(skb, SMC_NLA_LGR_R_RMB_ALLOC, info->rmbs))
+	    nla_put_uint(skb, SMC_NLA_LGR_R_SNDBUF_ALLOC, info->sndbuf_bytes) ||
+	    nla_put_uint(skb, SMC_NLA_LGR_R_RMB_ALLOC, info->rmb_bytes))
 		goto cancel_nest;
 	if (info->version >= SMC_V2 && smc_nl_put_lgr_v2(skb, info))
 		goto cancel_nest;
