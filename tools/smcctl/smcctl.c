@@ -757,7 +757,7 @@ struct lgr_ent {
 	uint32_t id;
 	unsigned int role, type, buf_type, vlan;
 	uint32_t conns;
-	uint64_t net_cookie, sndbufs, rmbs;
+	uint64_t net_cookie, sndbuf_bytes, rmb_bytes;
 	char pnetid[16 + 1];
 	bool v2;			/* the v2 nests were present */
 	unsigned int version, release, peer_os;
@@ -839,8 +839,8 @@ static void lgr_msg(struct lgr_list *l, const struct nlattr *nest)
 	g->vlan = (unsigned int)attr_uint(tb[SMC_NLA_LGR_R_VLAN_ID]);
 	g->conns = (uint32_t)attr_uint(tb[SMC_NLA_LGR_R_CONNS_NUM]);
 	g->net_cookie = attr_uint(tb[SMC_NLA_LGR_R_NET_COOKIE]);
-	g->sndbufs = attr_uint(tb[SMC_NLA_LGR_R_SNDBUF_ALLOC]);
-	g->rmbs = attr_uint(tb[SMC_NLA_LGR_R_RMB_ALLOC]);
+	g->sndbuf_bytes = attr_uint(tb[SMC_NLA_LGR_R_SNDBUF_ALLOC]);
+	g->rmb_bytes = attr_uint(tb[SMC_NLA_LGR_R_RMB_ALLOC]);
 	attr_str(g->pnetid, sizeof(g->pnetid), tb[SMC_NLA_LGR_R_PNETID]);
 	if (tb[SMC_NLA_LGR_R_V2_COMMON] || tb[SMC_NLA_LGR_R_V2])
 		lgr_v2(g, tb[SMC_NLA_LGR_R_V2_COMMON], tb[SMC_NLA_LGR_R_V2]);
@@ -965,12 +965,12 @@ static void json_lgr(const struct lgr_ent *g, bool first)
 	       "\"links\":%u,\"peer_gid\":\"%s\",\"peer_host\":\"%s\","
 	       "\"peer_os\":%u,\"neg_eid\":\"%s\",\"vlan\":%u,\"pnetid\":\"%s\","
 	       "\"net_cookie\":%" PRIu64 ",\"buf_type\":%u,"
-	       "\"sndbufs\":%" PRIu64 ",\"rmbs\":%" PRIu64 ",",
+	       "\"sndbuf_bytes\":%" PRIu64 ",\"rmb_bytes\":%" PRIu64 ",",
 	       first ? "" : ",", g->id, g->id, role_name(g->role),
 	       lgr_type_name(g->type), g->type, g->version, g->release,
 	       g->conns, g->nlinks, lgr_peer(g), g->peer_host, g->peer_os,
 	       g->neg_eid, g->vlan, g->pnetid, g->net_cookie, g->buf_type,
-	       g->sndbufs, g->rmbs);
+	       g->sndbuf_bytes, g->rmb_bytes);
 	if (g->v2)
 		printf("\"max_conns\":%u,\"max_links\":%u,\"direct\":%s}",
 		       g->max_conns, g->max_links,
