@@ -177,6 +177,78 @@ static int smc_cdc_push_once(struct smc_conn *conn, bool force_msg,
 }
 
 /*
+ * After a link switch (smc_conn_link_switch()): write the bytes from
+ * tx_replay_from to tx_written again, on the new link, to the same places
+ * in the peer's RMB (the peer may or may not have them: writing the same
+ * bytes again changes nothing), and announce tx_written once more.  The
+ * producer cursor never goes back, so a peer that counts bytes by cursor
+ * deltas counts none twice.  conn->lock held, any context.
+ */
+static int smc_cdc_replay_locked(struct smc_conn *conn)
+{
+	struct smc_wr_write w[SMC_WR_MAX_WRITES];
+	struct smc_link *link = conn->lc.link;
+	u8 buf[SMC_CDC_MSG_LEN];
+	struct smc_cdc_msg m = {};
+	struct smc_rtoken tok;
+	u32 src, dst, chunk, n;
+	unsigned int nw = 0;
+	int rc;
+
+	if (conn->dead || !conn->attached)
+		return -ENOLINK;
+	if (!conn->peer_rmb_size ||
+	    conn->tx_replay_from >= conn->tx_written) {
+		conn->tx_replay = false;
+		return 0;
+	}
+	if (!smc_rtoken_get(conn->lc.lgr, conn->lc.peer_rtoken, link->idx,
+			    &tok))
+		return -EPROTO;
+	/* at most one wrap per ring: fewer pieces than SMC_WR_MAX_WRITES */
+	n = conn->tx_written - conn->tx_replay_from;
+	div_u64_rem(conn->tx_replay_from, conn->sndbuf->size, &src);
+	div_u64_rem(conn->tx_replay_from, conn->peer_rmb_size, &dst);
+	while (n && nw < SMC_WR_MAX_WRITES) {
+		chunk = min3(n, conn->sndbuf->size - src,
+			     conn->peer_rmb_size - dst);
+		w[nw].local_addr = conn->sndbuf->map[link->idx].dma_addr + src;
+		w[nw].len = chunk;
+		w[nw].remote_addr = tok.vaddr + dst;
+		w[nw].rkey = tok.rkey;
+		nw++;
+		n -= chunk;
+		src = (src + chunk) % conn->sndbuf->size;
+		dst = (dst + chunk) % conn->peer_rmb_size;
+	}
+	if (n)
+		return -EPROTO;
+
+	m.seqno = conn->tx_seq + 1;
+	m.token = conn->peer_token;
+	smc_count_to_curs(conn->tx_written, conn->peer_rmb_size, &m.prod);
+	smc_count_to_curs(conn->rx_cons, conn->rmb->size, &m.cons);
+	if (conn->tx_written == conn->tx_queued) {
+		m.peer_done_writing = conn->local_done_writing;
+		m.peer_conn_closed = conn->local_closed;
+	}
+	m.peer_conn_abort = conn->local_abort;
+	smc_cdc_encode(&m, buf, sizeof(buf));
+	rc = smc_wr_write_send(link, w, nw, buf, sizeof(buf), conn->lc.token,
+			       conn->tx_written, 0);
+	if (rc == -EAGAIN) {
+		conn->tx_blocked = true;
+		queue_work(smc_wq, &conn->tx_work);
+	}
+	if (rc)
+		return rc;
+	conn->tx_seq = m.seqno;
+	conn->rx_cons_sent = conn->rx_cons;
+	conn->tx_replay = false;
+	return 0;
+}
+
+/*
  * Push pending data and/or a CDC message.  conn->lock held, any context.
  * @force_msg sends a message even when no data moves (consumer update,
  * close flags).  Returns 0, -EAGAIN when it had to leave work to tx_work,
@@ -187,6 +259,11 @@ int smc_cdc_push_locked(struct smc_conn *conn, bool force_msg)
 	bool more;
 	int rc;
 
+	if (conn->tx_replay) {
+		rc = smc_cdc_replay_locked(conn);
+		if (rc)
+			return rc;
+	}
 	do {
 		rc = smc_cdc_push_once(conn, force_msg, &more);
 		force_msg = false;
@@ -237,12 +314,59 @@ static void smc_cdc_violation(struct smc_conn *conn, const char *what)
 	WRITE_ONCE(smc->sk.sk_err, ECONNABORTED);
 }
 
+/*
+ * The peer moved the connection to another link and says which of its
+ * messages it knows to have arrived (upstream's "failover validation"):
+ * a sequence number we never saw means data is lost, and the connection
+ * is aborted.  Otherwise the peer may now write again what we have, with
+ * producer cursors behind the one we know (smc_cdc_rx_replayed()).
+ * conn->lock held; returns the wake-up mask.
+ */
+static __poll_t smc_cdc_rx_validation(struct smc_conn *conn,
+				      const struct smc_cdc_msg *msg)
+{
+	if ((conn->rx_seq_valid &&
+	     smc_cdc_seq_before(conn->rx_seq, msg->seqno)) ||
+	    (!conn->rx_seq_valid && msg->seqno)) {
+		smc_cdc_violation(conn, "messages lost in a link failover");
+		return EPOLLIN | EPOLLOUT | EPOLLERR;
+	}
+	conn->rx_failover = true;
+	return 0;
+}
+
+/*
+ * After a failover validation, a producer cursor behind the known one
+ * (within one RMB) is the replay of bytes we have: take it as the known
+ * one.  conn->lock held.
+ */
+static const struct smc_cdc_msg *
+smc_cdc_rx_replayed(struct smc_conn *conn, const struct smc_cdc_msg *msg,
+		    struct smc_cdc_msg *tmp)
+{
+	s64 d;
+
+	if (!conn->rx_failover || msg->prod.count >= conn->rmb->size)
+		return msg;
+	d = smc_curs_delta(conn->rmb->size, &conn->peer_prod_curs, &msg->prod);
+	if (d >= 0) {
+		conn->rx_failover = false;	/* caught up */
+		return msg;
+	}
+	if (d < -(s64)conn->rmb->size)
+		return msg;
+	*tmp = *msg;
+	tmp->prod = conn->peer_prod_curs;
+	return tmp;
+}
+
 /* Softirq, read_lock(&lgr->conns_lock) held (see core.h). */
 void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 		     const struct smc_cdc_msg *msg)
 {
 	struct smc_conn *conn = smc_lc_conn(c);
 	struct smc_sock *smc = smc_conn_sock(conn);
+	struct smc_cdc_msg replayed;
 	struct sock *sk = &smc->sk;
 	__poll_t wake = 0;
 	s64 dprod, dcons;
@@ -253,9 +377,14 @@ void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 	spin_lock(&conn->lock);
 	if (!conn->attached || conn->peer_abort)
 		goto out;
+	if (msg->failover_validation) {
+		wake = smc_cdc_rx_validation(conn, msg);
+		goto out;
+	}
 	if (conn->rx_seq_valid && !smc_cdc_seq_before(conn->rx_seq,
 						      msg->seqno))
 		goto out;	/* a duplicate or old message */
+	msg = smc_cdc_rx_replayed(conn, msg, &replayed);
 	/*
 	 * A server takes the peer's RMB from the confirm, which the client
 	 * may follow with data before we have read it: until then nothing
@@ -398,4 +527,26 @@ void smc_conn_lgr_gone(struct smc_lgr_conn *c)
 	smc_sk_wake(&smc->sk, EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP);
 	if (sock_flag(&smc->sk, SOCK_DEAD))
 		smc_close_kick(smc);
+}
+
+/* Under write_lock_bh(&lgr->conns_lock) (core.h); lgr.c moved the count. */
+void smc_conn_link_switch(struct smc_lgr_conn *c, struct smc_link *to)
+{
+	struct smc_conn *conn = smc_lc_conn(c);
+	u64 from;
+
+	spin_lock(&conn->lock);
+	WRITE_ONCE(c->link, to);
+	/* what the peer consumed surely arrived; completed writes did too */
+	from = max(conn->tx_done, conn->peer_cons);
+	if (from < conn->tx_written) {
+		conn->tx_replay = true;
+		conn->tx_replay_from = from;
+	}
+	/* push whatever waits, on the new link, from process context */
+	if (conn->attached && !conn->dead) {
+		conn->tx_blocked = true;
+		queue_work(smc_wq, &conn->tx_work);
+	}
+	spin_unlock(&conn->lock);
 }

@@ -58,6 +58,8 @@ struct smc_conn {
 	bool tx_corked;			/* held back by MSG_MORE/TCP_CORK */
 	struct timer_list cork_timer;	/* TCP's ceiling on a cork */
 	bool tx_urg_pending;
+	bool tx_replay;			/* link switched: write again ... */
+	u64 tx_replay_from;		/* ... from here to tx_written */
 	/* receiving */
 	u64 rx_prod;
 	u64 rx_cons;
@@ -67,6 +69,7 @@ struct smc_conn {
 	bool rx_seq_valid;
 	bool peer_write_blocked;
 	bool peer_upd_req;
+	bool rx_failover;		/* peer replays after a link switch */
 	u32 rx_upd_limit;		/* consumer update threshold */
 
 	/* urgent data (MSG_OOB), one byte as in TCP */

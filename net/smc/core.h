@@ -321,12 +321,15 @@ int smc_wr_write_send(struct smc_link *link, const struct smc_wr_write *writes,
  * Under write_lock_bh(&lgr->conns_lock), any context, must not sleep:
  *   smc_conn_lgr_gone(): the lgr was terminated, @c can no longer move
  *                        data; @c stays attached until smc_lgr_conn_del().
+ *   smc_conn_link_switch(): @c's link failed: it uses @to from now on and
+ *                        writes its unacknowledged data again there.
  */
 struct smc_cdc_msg;
 void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 		     const struct smc_cdc_msg *msg);
 void smc_conn_tx_done(struct smc_lgr_conn *c, u64 cookie, int status);
 void smc_conn_lgr_gone(struct smc_lgr_conn *c);
+void smc_conn_link_switch(struct smc_lgr_conn *c, struct smc_link *to);
 
 /*
  * ---- lgr.c: snapshots for netlink and sock_diag (netlink.c, diag.c) ----

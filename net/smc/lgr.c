@@ -29,6 +29,7 @@
  */
 #define pr_fmt(fmt) "smc: " fmt
 
+#include <linux/debugfs.h>
 #include <linux/gfp.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
@@ -378,6 +379,8 @@ static void smc_lgr_links_down(struct smc_lgr *lgr)
 	struct smc_link *link;
 	int i;
 
+	/* smc_lgr_link_free() marks a link unused under the same lock */
+	read_lock_bh(&lgr->conns_lock);
 	for (i = 0; i < SMC_LINKS_MAX; i++) {
 		link = &lgr->links[i];
 		if (READ_ONCE(link->state) == SMC_LINK_UNUSED)
@@ -385,6 +388,7 @@ static void smc_lgr_links_down(struct smc_lgr *lgr)
 		WRITE_ONCE(link->state, SMC_LINK_DOWN);
 		smc_wr_link_down(link);
 	}
+	read_unlock_bh(&lgr->conns_lock);
 	smc_llc_wake(lgr);
 }
 
@@ -491,22 +495,45 @@ static void smc_lgr_idle_work(struct work_struct *work)
 	smc_lgr_put(lgr);		/* the timer's */
 }
 
+/* An active link of @lgr other than @link, or NULL. */
+static struct smc_link *smc_lgr_other_active(struct smc_lgr *lgr,
+					     struct smc_link *link)
+{
+	int i;
+
+	for (i = 0; i < SMC_LINKS_MAX; i++)
+		if (&lgr->links[i] != link &&
+		    READ_ONCE(lgr->links[i].state) == SMC_LINK_ACTIVE)
+			return &lgr->links[i];
+	return NULL;
+}
+
 /**
  * smc_lgr_link_failed() - a link failed
  * @link: the link
  *
- * Any context.  A link group has one link only, so the lgr goes.
+ * Any context.  While another link of the lgr is active, the lgr stays:
+ * a link being added is cleaned up by its ADD_LINK flow, an active one is
+ * handed to llc.c, which moves its connections and deletes it.  The last
+ * link takes the lgr with it.
  */
 void smc_lgr_link_failed(struct smc_link *link)
 {
 	struct smc_lgr *lgr = link->lgr;
+	enum smc_link_state st;
 
-	if (READ_ONCE(link->state) == SMC_LINK_UNUSED)
-		return;
-	WRITE_ONCE(link->state, SMC_LINK_DOWN);
+	do {
+		st = READ_ONCE(link->state);
+		if (st == SMC_LINK_UNUSED || st == SMC_LINK_DOWN)
+			return;
+	} while (cmpxchg(&link->state, st, SMC_LINK_DOWN) != st);
 	smc_llc_wake(lgr);
-	if (!READ_ONCE(lgr->terminating))
-		smc_lgr_sched_terminate(lgr);
+	if (READ_ONCE(lgr->terminating))
+		return;
+	if (smc_lgr_other_active(lgr, link) &&
+	    (st != SMC_LINK_ACTIVE || smc_llc_link_down(lgr, link)))
+		return;
+	smc_lgr_sched_terminate(lgr);
 }
 
 static bool smc_lgr_uses(struct smc_lgr *lgr, struct smc_ib_dev *dev,
@@ -594,6 +621,205 @@ void smc_lgr_terminate_dev(struct smc_ib_dev *dev)
 void smc_lgr_terminate_port(struct smc_ib_dev *dev, u8 port)
 {
 	smc_lgr_terminate_on(dev, port, false);
+}
+
+/* ------------------------------------------------------------------ */
+/* further links (llc.c's ADD_LINK and DELETE_LINK flows)              */
+
+/* Map every buffer of @lgr on @link; bufs_mutex held. */
+static int smc_lgr_map_bufs(struct smc_lgr *lgr, struct smc_link *link)
+{
+	struct list_head *heads[] = { &lgr->sndbufs, &lgr->rmbs };
+	struct smc_buf *buf;
+	int h, rc;
+
+	for (h = 0; h < ARRAY_SIZE(heads); h++) {
+		list_for_each_entry(buf, heads[h], list) {
+			rc = smc_wr_buf_map(link, buf);
+			if (rc)
+				return rc;
+			buf->map[link->idx].mapped = true;
+		}
+	}
+	return 0;
+}
+
+/* See llc.h. */
+struct smc_link *smc_lgr_link_add(struct smc_lgr *lgr,
+				  const struct smc_link *like)
+{
+	struct smc_link *link = NULL;
+	int i, rc;
+
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		if (READ_ONCE(lgr->links[i].state) == SMC_LINK_UNUSED) {
+			link = &lgr->links[i];
+			break;
+		}
+	}
+	if (!link || READ_ONCE(lgr->terminating))
+		return NULL;
+	link->lgr = lgr;
+	link->idx = i;
+	link->link_id = 0;
+	link->port = like->port;
+	link->sgid_index = like->sgid_index;
+	memcpy(link->gid, like->gid, SMC_IB_GID_LEN);
+	memcpy(link->mac, like->mac, ETH_ALEN);
+	memset(&link->peer, 0, sizeof(link->peer));
+	memset(link->peer_link_uid, 0, sizeof(link->peer_link_uid));
+	atomic_set(&link->conn_cnt, 0);
+	link->tx_bytes = 0;
+	link->rx_bytes = 0;
+	link->tx_msgs = 0;
+	link->rx_msgs = 0;
+	refcount_inc(&like->dev->refs);
+	write_lock_bh(&lgr->conns_lock);
+	link->dev = like->dev;
+	write_unlock_bh(&lgr->conns_lock);
+	if (smc_wr_link_init(link))
+		goto put_dev;
+
+	/* from here on smc_buf_get() maps new buffers on the link too */
+	mutex_lock(&lgr->bufs_mutex);
+	if (lgr->freeing || READ_ONCE(lgr->terminating)) {
+		rc = -ENOLINK;
+	} else {
+		WRITE_ONCE(link->state, SMC_LINK_INIT);
+		rc = smc_lgr_map_bufs(lgr, link);
+	}
+	mutex_unlock(&lgr->bufs_mutex);
+	if (rc) {
+		if (READ_ONCE(link->state) != SMC_LINK_UNUSED) {
+			smc_lgr_link_free(link);
+			return NULL;
+		}
+		smc_wr_link_destroy(link);
+		goto put_dev;
+	}
+	return link;
+
+put_dev:
+	write_lock_bh(&lgr->conns_lock);
+	link->dev = NULL;
+	write_unlock_bh(&lgr->conns_lock);
+	smc_ib_put(like->dev);
+	return NULL;
+}
+
+/* See llc.h. */
+void smc_lgr_link_free(struct smc_link *link)
+{
+	struct smc_lgr *lgr = link->lgr;
+	struct smc_ib_dev *dev;
+	int i;
+
+	if (READ_ONCE(link->state) == SMC_LINK_UNUSED)
+		return;
+	WRITE_ONCE(link->state, SMC_LINK_DOWN);
+	smc_wr_link_down(link);
+	mutex_lock(&lgr->bufs_mutex);
+	smc_lgr_unmap_bufs(lgr, link);
+	mutex_unlock(&lgr->bufs_mutex);
+
+	write_lock_bh(&lgr->conns_lock);
+	for_each_set_bit(i, lgr->rtokens_used, SMC_RMBS_MAX)
+		memset(&lgr->rtokens[i][link->idx], 0,
+		       sizeof(lgr->rtokens[i][link->idx]));
+	/* termination leaves it alone from now on */
+	WRITE_ONCE(link->state, SMC_LINK_UNUSED);
+	write_unlock_bh(&lgr->conns_lock);
+
+	smc_wr_link_destroy(link);
+	write_lock_bh(&lgr->conns_lock);
+	dev = link->dev;
+	link->dev = NULL;
+	write_unlock_bh(&lgr->conns_lock);
+	if (dev)
+		smc_ib_put(dev);
+}
+
+/* See llc.h. */
+int smc_lgr_switch_conns(struct smc_lgr *lgr, struct smc_link *from)
+{
+	struct smc_link *to = smc_lgr_other_active(lgr, from);
+	struct smc_lgr_conn *c;
+	struct rb_node *node;
+	int r;
+
+	if (!to)
+		return -ENOLINK;
+	write_lock_bh(&lgr->conns_lock);
+	for (node = rb_first(&lgr->conns); node; node = rb_next(node)) {
+		c = rb_entry(node, struct smc_lgr_conn, node);
+		if (c->link != from)
+			continue;
+		atomic_dec(&from->conn_cnt);
+		atomic_inc(&to->conn_cnt);
+		r = c->peer_rtoken;
+		if (r >= 0 && (r >= SMC_RMBS_MAX ||
+			       !test_bit(r, lgr->rtokens_used) ||
+			       !lgr->rtokens[r][to->idx].rkey)) {
+			/* the peer never told its RMB's rkey on @to */
+			WRITE_ONCE(c->link, to);
+			if (!c->gone) {
+				c->gone = true;
+				smc_conn_lgr_gone(c);
+			}
+			continue;
+		}
+		smc_conn_link_switch(c, to);
+	}
+	write_unlock_bh(&lgr->conns_lock);
+	return 0;
+}
+
+/* See llc.h. */
+unsigned int smc_lgr_rmb_rkeys(struct smc_lgr *lgr, const struct smc_link *old,
+			       const struct smc_link *link,
+			       struct smc_llc_rkey_pair *pairs,
+			       unsigned int max)
+{
+	struct smc_buf *buf;
+	unsigned int n = 0;
+	int pass;
+
+	mutex_lock(&lgr->bufs_mutex);
+	/* the RMBs in use first; idle ones may be reused with their rkey */
+	for (pass = 0; pass < 2; pass++) {
+		list_for_each_entry(buf, &lgr->rmbs, list) {
+			if (buf->used != !pass || n >= max ||
+			    !buf->map[old->idx].mapped ||
+			    !buf->map[link->idx].mapped)
+				continue;
+			pairs[n].rkey = buf->map[old->idx].rkey;
+			pairs[n].rkey_new = buf->map[link->idx].rkey;
+			pairs[n].vaddr_new = buf->map[link->idx].dma_addr;
+			n++;
+		}
+	}
+	mutex_unlock(&lgr->bufs_mutex);
+	return n;
+}
+
+/* See llc.h. */
+void smc_rtoken_set_link(struct smc_lgr *lgr, const struct smc_link *old,
+			 const struct smc_link *link,
+			 const struct smc_llc_rkey_pair *p)
+{
+	int i;
+
+	if (!p->rkey || !p->rkey_new)
+		return;
+	write_lock_bh(&lgr->conns_lock);
+	for_each_set_bit(i, lgr->rtokens_used, SMC_RMBS_MAX) {
+		if (lgr->rtokens[i][old->idx].rkey != p->rkey)
+			continue;
+		lgr->rtokens[i][link->idx].rkey = p->rkey_new;
+		lgr->rtokens[i][link->idx].vaddr = p->vaddr_new;
+		break;
+	}
+	write_unlock_bh(&lgr->conns_lock);
 }
 
 /* ------------------------------------------------------------------ */
@@ -998,6 +1224,73 @@ int smc_rtoken_delete(struct smc_lgr *lgr, struct smc_link *link, u32 rkey)
 }
 
 /* ------------------------------------------------------------------ */
+/* test knob                                                           */
+
+/*
+ * /sys/kernel/debug/smc/fail_link: writing a link number moves the QP of
+ * every active link with that number to the error state, as a broken path
+ * would; the link then fails like any other (for failover tests).
+ */
+static struct dentry *smc_lgr_debugfs;
+
+static void smc_lgr_fail_link(struct smc_lgr *lgr, u8 link_id)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct smc_link *link;
+	int i;
+
+	mutex_lock(&lgr->llc_mutex);	/* no link is destroyed meanwhile */
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		link = &lgr->links[i];
+		if (READ_ONCE(lgr->terminating) || !link->qp ||
+		    READ_ONCE(link->state) != SMC_LINK_ACTIVE ||
+		    link->link_id != link_id)
+			continue;
+		pr_info("lgr %*phN link %u: QP set to error (debugfs)\n",
+			(int)sizeof(lgr->id), lgr->id, link_id);
+		ib_modify_qp(link->qp, &attr, IB_QP_STATE);
+	}
+	mutex_unlock(&lgr->llc_mutex);
+}
+
+static ssize_t smc_lgr_fail_write(struct file *file, const char __user *ubuf,
+				  size_t len, loff_t *ppos)
+{
+	struct smc_lgr *lgr, *found;
+	unsigned int pos, i;
+	u8 link_id;
+	int rc;
+
+	rc = kstrtou8_from_user(ubuf, len, 0, &link_id);
+	if (rc)
+		return rc;
+	for (pos = 0;; pos++) {
+		found = NULL;
+		i = 0;
+		spin_lock_bh(&smc_lgrs_lock);
+		list_for_each_entry(lgr, &smc_lgrs, list) {
+			if (i++ < pos)
+				continue;
+			kref_get(&lgr->ref);
+			found = lgr;
+			break;
+		}
+		spin_unlock_bh(&smc_lgrs_lock);
+		if (!found)
+			break;
+		smc_lgr_fail_link(found, link_id);
+		smc_lgr_put(found);
+	}
+	return len;
+}
+
+static const struct file_operations smc_lgr_fail_fops = {
+	.owner = THIS_MODULE,
+	.write = smc_lgr_fail_write,
+	.llseek = noop_llseek,
+};
+
+/* ------------------------------------------------------------------ */
 /* module init/exit                                                    */
 
 /**
@@ -1010,7 +1303,12 @@ int smc_lgr_init(void)
 	mutex_init(&smc_lgr_pending[0]);
 	mutex_init(&smc_lgr_pending[1]);
 	smc_lgr_wq = alloc_workqueue("smc_lgr", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	return smc_lgr_wq ? 0 : -ENOMEM;
+	if (!smc_lgr_wq)
+		return -ENOMEM;
+	smc_lgr_debugfs = debugfs_create_dir("smc", NULL);
+	debugfs_create_file("fail_link", 0200, smc_lgr_debugfs, NULL,
+			    &smc_lgr_fail_fops);
+	return 0;
 }
 
 /**
@@ -1023,6 +1321,8 @@ void smc_lgr_exit(void)
 {
 	struct smc_lgr *lgr, *found;
 
+	debugfs_remove(smc_lgr_debugfs);	/* waits for writers */
+	smc_lgr_debugfs = NULL;
 	do {
 		found = NULL;
 		spin_lock_bh(&smc_lgrs_lock);

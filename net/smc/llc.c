@@ -17,8 +17,16 @@
  * keepalive (TEST_LINK) is a delayed work per link with its own
  * completion, independent of the mailbox.
  *
- * Link groups have a single link: an ADD_LINK request from a server is
- * rejected, a client's invitation to add one is declined.
+ * Further links (max_links > 1 negotiated): the server adds one after the
+ * first link is confirmed and again after a link was lost (ADD_LINK with
+ * the new QP, the rkeys of every RMB on the new link in the v2 message or
+ * in ADD_LINK_CONT for v1, CONFIRM_LINK on the new link); the client
+ * answers.  The new link is a second QP pair on the device and port of
+ * the first one (upstream's "asymmetric local" case): this module does not
+ * look for another RDMA device yet.  A link that fails or that the peer
+ * deletes while another one is active gives its connections to that one
+ * and goes; only the last link takes the lgr with it.  Both run in work
+ * items of their own, under llc_mutex like every local flow.
  *
  * Locking: llc->lock (BH) protects the mailbox, the queue, ->stopped and
  * the keepalive's waiting flag; it is innermost.  Every wait is bounded
@@ -45,6 +53,8 @@
 #define SMC_LLC_LINKS_ADVERTISED 2		/* CONFIRM_LINK max_links, v1 */
 /* DELETE_RKEY: the rkey count, echoed in a v2 response without list */
 #define SMC_LLC_DEL_RKEY_NUM_OFF 4
+/* ADD_LINK_CONT rounds before a v1 rkey exchange is given up */
+#define SMC_LLC_CONT_ROUNDS	(SMC_RMBS_MAX / SMC_LLC_ADD_LINK_CONT_MAX + 2)
 
 struct smc_llc_qentry {
 	struct list_head list;
@@ -79,6 +89,14 @@ struct smc_llc {
 	struct smc_link *exp_link;	/* NULL: any link */
 	bool have;
 	struct smc_llc_msg msg;		/* ->wire is NULL */
+	u8 *raw;			/* the message as received */
+
+	/* link flows (work items, each holding an lgr reference) */
+	struct work_struct add_work;	/* server: add a link */
+	struct smc_llc_qentry *add_req;	/* client: the ADD_LINK to answer */
+	struct work_struct down_work;
+	unsigned long down_mask;	/* links that failed, by index */
+	u8 next_link_id;		/* server */
 
 	struct smc_llc_lnk lnk[SMC_LINKS_MAX];
 };
@@ -104,6 +122,39 @@ static int smc_llc_send(struct smc_link *link, struct smc_llc_msg *m,
 	if (len < 0)
 		return len;
 	return smc_wr_send(link, buf, len, 0, 0, timeo);
+}
+
+/* smc_llc_send() for a message that may be longer than 44 bytes (v2). */
+static int smc_llc_send_long(struct smc_link *link, struct smc_llc_msg *m,
+			     long timeo)
+{
+	u8 *buf;
+	int len;
+
+	if (link->lgr->version != SMC_V2)
+		return smc_llc_send(link, m, timeo);
+	buf = kmalloc(SMC_LLC_V2_MAX_LEN, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	m->version = SMC_LLC_VERSION_V2;
+	len = smc_llc_encode(m, buf, SMC_LLC_V2_MAX_LEN);
+	if (len >= 0)
+		len = smc_wr_send(link, buf, len, 0, 0, timeo);
+	kfree(buf);
+	return len < 0 ? len : 0;
+}
+
+static void smc_llc_send_delete_link(struct smc_link *link, u8 link_num,
+				     bool orderly, u32 reason)
+{
+	struct smc_llc_msg m = {};
+
+	m.type = SMC_LLC_DELETE_LINK;
+	if (orderly)
+		m.flags = SMC_LLC_FLAG_DEL_LINK_ORDERLY;
+	m.delete_link.link_num = link_num;
+	m.delete_link.reason = reason;
+	smc_llc_send(link, &m, SMC_LLC_WAIT_TIME);
 }
 
 /* See llc.h. */
@@ -171,6 +222,7 @@ static int smc_llc_await(struct smc_llc *llc, struct smc_link *link,
 	spin_lock_bh(&llc->lock);
 	if (llc->have) {
 		*out = llc->msg;
+		out->wire = llc->raw;	/* valid until the next expectation */
 		rc = 0;
 	} else if (READ_ONCE(llc->lgr->terminating) ||
 		   smc_llc_link_gone(link)) {
@@ -193,6 +245,7 @@ static bool smc_llc_deliver(struct smc_llc *llc, struct smc_link *link,
 		return false;
 	llc->msg = *m;
 	llc->msg.wire = NULL;
+	memcpy(llc->raw, m->wire, min_t(u16, m->length, SMC_LLC_V2_MAX_LEN));
 	WRITE_ONCE(llc->have, true);
 	wake_up(&llc->wait);
 	return true;
@@ -301,15 +354,14 @@ void smc_llc_rx(struct smc_link *link, const u8 *buf, u32 len)
 		smc_llc_rx_resp(llc, link, &m);
 		return;
 	}
-	if (m.type == SMC_LLC_CONFIRM_LINK) {
-		/* only the first link's confirmation, which a client awaits */
+	if (m.type == SMC_LLC_CONFIRM_LINK ||
+	    m.type == SMC_LLC_ADD_LINK_CONT) {
+		/* parts of a link flow of ours, which awaits them */
 		spin_lock(&llc->lock);
 		taken = smc_llc_deliver(llc, link, &m, true);
 		spin_unlock(&llc->lock);
 		if (!taken)
-			net_warn_ratelimited("smc: lgr %*phN: unexpected CONFIRM_LINK dropped\n",
-					     (int)sizeof(link->lgr->id),
-					     link->lgr->id);
+			smc_llc_drop(link, &m, "not expected");
 		return;
 	}
 	smc_llc_enqueue(llc, link, buf, m.length);
@@ -386,11 +438,28 @@ static struct smc_link *smc_llc_link_by_id(struct smc_lgr *lgr, u8 link_id)
 	return NULL;
 }
 
+/* An active link other than @link, or NULL. */
+static struct smc_link *smc_llc_other_active(struct smc_lgr *lgr,
+					     struct smc_link *link)
+{
+	int i;
+
+	for (i = 0; i < SMC_LINKS_MAX; i++)
+		if (&lgr->links[i] != link &&
+		    READ_ONCE(lgr->links[i].state) == SMC_LINK_ACTIVE)
+			return &lgr->links[i];
+	return NULL;
+}
+
+static void smc_llc_drop_link(struct smc_lgr *lgr, struct smc_link *del);
+static bool smc_llc_queue_add(struct smc_lgr *lgr);
+
 static void smc_llc_do_delete_link(struct smc_lgr *lgr,
 				   struct smc_link *link,
 				   struct smc_llc_msg *m)
 {
-	struct smc_link *del;
+	struct smc_llc *llc = smc_llc_of(lgr);
+	struct smc_link *del, *via;
 
 	if (m->flags & SMC_LLC_FLAG_DEL_LINK_ALL) {
 		/* a server answers with its own DELETE_LINK for all links */
@@ -403,29 +472,43 @@ static void smc_llc_do_delete_link(struct smc_lgr *lgr,
 		smc_lgr_terminate(lgr, false);
 		return;
 	}
+	mutex_lock(&lgr->llc_mutex);
 	del = smc_llc_link_by_id(lgr, m->delete_link.link_num);
-	if (lgr->server) {
-		if (!del)
-			return;		/* already gone */
-		/* the request goes back to the client, as upstream does */
-		smc_llc_send(link, m, 0);
-	} else {
+	if (!lgr->server) {
 		m->flags |= SMC_LLC_FLAG_RESP;
 		m->delete_link.reason = del ? 0 : SMC_LLC_DEL_NOLNK;
-		smc_llc_send(link, m, SMC_LLC_WAIT_TIME);
-		if (!del)
-			return;
+		if (smc_llc_send(link, m, SMC_LLC_WAIT_TIME) && del == link) {
+			via = smc_llc_other_active(lgr, del);
+			if (via)
+				smc_llc_send(via, m, SMC_LLC_WAIT_TIME);
+		}
+		if (del)
+			smc_llc_drop_link(lgr, del);
+		goto out;
 	}
-	/* our only link: the lgr goes with it */
-	smc_lgr_terminate(lgr, false);
+	if (!del)
+		goto out;		/* already gone */
+	smc_llc_drop_link(lgr, del);
+	via = link != del && READ_ONCE(link->state) == SMC_LINK_ACTIVE ?
+	      link : smc_llc_other_active(lgr, del);
+	if (via && !READ_ONCE(lgr->terminating)) {
+		/* the request goes back to the client, which answers it */
+		smc_llc_expect(llc, SMC_LLC_DELETE_LINK, false, via);
+		if (smc_llc_send(via, m, SMC_LLC_WAIT_TIME))
+			smc_llc_expect_none(llc);
+		else
+			smc_llc_await(llc, via, SMC_LLC_WAIT_TIME, m);
+	}
+	smc_llc_queue_add(lgr);
+out:
+	mutex_unlock(&lgr->llc_mutex);
 }
 
-static void smc_llc_do_add_link(struct smc_lgr *lgr, struct smc_link *link,
-				struct smc_llc_msg *m)
+/* reject an ADD_LINK request: the request echoed (44 bytes), as upstream */
+static void smc_llc_reject_add_link(struct smc_lgr *lgr,
+				    struct smc_link *link,
+				    struct smc_llc_msg *m)
 {
-	if (lgr->server)
-		return;		/* a client's suggestion, nothing awaits it */
-	/* reject: the request echoed (44 bytes), as upstream clients do */
 	m->flags |= SMC_LLC_FLAG_RESP | SMC_LLC_FLAG_ADD_LNK_REJ;
 	m->add_link.has_ext = false;
 	m->add_link.num_rkeys = 0;
@@ -436,19 +519,58 @@ static void smc_llc_do_add_link(struct smc_lgr *lgr, struct smc_link *link,
 	smc_llc_send(link, m, SMC_LLC_WAIT_TIME);
 }
 
-static void smc_llc_handle(struct smc_lgr *lgr, struct smc_llc_qentry *e)
+/* room for one more link */
+static bool smc_llc_link_room(struct smc_lgr *lgr)
+{
+	int i, used = 0;
+
+	for (i = 0; i < SMC_LINKS_MAX; i++)
+		if (READ_ONCE(lgr->links[i].state) != SMC_LINK_UNUSED)
+			used++;
+	return used < min_t(int, lgr->max_links, SMC_LINKS_MAX);
+}
+
+static void smc_llc_do_add_link(struct smc_lgr *lgr, struct smc_link *link,
+				struct smc_llc_qentry *e, struct smc_llc_msg *m)
+{
+	struct smc_llc *llc = smc_llc_of(lgr);
+	bool queued = false;
+
+	if (lgr->server) {
+		/* a client's suggestion (v1): our own flow decides */
+		smc_llc_queue_add(lgr);
+		return;
+	}
+	if (lgr->max_links > 1 && smc_llc_link_room(lgr)) {
+		spin_lock_bh(&llc->lock);
+		if (!llc->add_req && !llc->stopped) {
+			/* the work answers it; it takes @e */
+			llc->add_req = e;
+			kref_get(&lgr->ref);
+			if (!queue_work(smc_lgr_wq, &llc->add_work))
+				smc_lgr_put(lgr);
+			queued = true;
+		}
+		spin_unlock_bh(&llc->lock);
+	}
+	if (!queued)
+		smc_llc_reject_add_link(lgr, link, m);
+}
+
+/* Answer one request; true when @e was kept (by the ADD_LINK work). */
+static bool smc_llc_handle(struct smc_lgr *lgr, struct smc_llc_qentry *e)
 {
 	struct smc_link *link = e->link;
 	enum smc_link_state st;
 	struct smc_llc_msg m;
 
 	if (READ_ONCE(lgr->terminating))
-		return;
+		return false;
 	st = READ_ONCE(link->state);
 	if (st != SMC_LINK_ACTIVATING && st != SMC_LINK_ACTIVE)
-		return;
+		return false;
 	if (smc_llc_decode(e->data, e->len, &m))
-		return;
+		return false;
 
 	switch (m.type) {
 	case SMC_LLC_TEST_LINK:
@@ -465,22 +587,27 @@ static void smc_llc_handle(struct smc_lgr *lgr, struct smc_llc_qentry *e)
 		smc_llc_do_delete_link(lgr, link, &m);
 		break;
 	case SMC_LLC_ADD_LINK:
-		smc_llc_do_add_link(lgr, link, &m);
-		break;
+		smc_llc_do_add_link(lgr, link, e, &m);
+		return true;
 	case SMC_LLC_REQ_ADD_LINK:
 		if (!lgr->server)
 			break;
-		/* decline: the response carries no GIDs */
+		/*
+		 * Answered at once (the response carries no GIDs), so that the
+		 * client's flow ends; an ADD_LINK of ours may follow.
+		 */
 		m.flags |= SMC_LLC_FLAG_RESP;
 		m.req_add_link.gid_cnt = 0;
 		m.req_add_link.gids = NULL;
 		smc_llc_send(link, &m, SMC_LLC_WAIT_TIME);
+		smc_llc_queue_add(lgr);
 		break;
 	default:
-		/* CONFIRM_RKEY_CONT, ADD_LINK_CONT: not with one link */
+		/* CONFIRM_RKEY_CONT: not with up to three links */
 		smc_llc_drop(link, &m, "not supported");
 		break;
 	}
+	return false;
 }
 
 static void smc_llc_work(struct work_struct *work)
@@ -500,8 +627,8 @@ static void smc_llc_work(struct work_struct *work)
 		spin_unlock_bh(&llc->lock);
 		if (!e)
 			break;
-		smc_llc_handle(lgr, e);
-		kfree(e);
+		if (!smc_llc_handle(lgr, e))
+			kfree(e);
 	}
 	smc_lgr_put(lgr);		/* the work's */
 }
@@ -732,6 +859,8 @@ int smc_llc_first_link_server(struct smc_link *link, long timeo)
 		goto out;
 	if (!smc_llc_link_activate(link))
 		rc = SMC_CLC_DECL_TIMEOUT_CL;
+	else
+		smc_llc_queue_add(lgr);	/* a second link, when agreed */
 out:
 	mutex_unlock(&lgr->llc_mutex);
 	return rc;
@@ -796,6 +925,457 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
+/* further links                                                       */
+
+/* The peer's end of a new link from its ADD_LINK, which came on @link. */
+static void smc_llc_add_link_peer(struct smc_link *link,
+				  const struct smc_llc_add_link *al,
+				  struct smc_link_peer *peer)
+{
+	memset(peer, 0, sizeof(*peer));
+	memcpy(peer->gid, al->gid, SMC_IB_GID_LEN);
+	/* v2 is routed: the first link's next hop serves the same peer GID */
+	if (link->lgr->version == SMC_V2 &&
+	    !memcmp(al->gid, link->peer.gid, SMC_IB_GID_LEN))
+		memcpy(peer->mac, link->peer.mac, ETH_ALEN);
+	else
+		memcpy(peer->mac, al->mac, ETH_ALEN);
+	peer->qpn = al->qpn;
+	peer->psn = al->psn;
+	peer->mtu = al->qp_mtu;
+}
+
+/* An ADD_LINK request or response for @new, to be sent on @link. */
+static void smc_llc_fill_add_link(struct smc_link *new, bool resp,
+				  struct smc_llc_msg *m,
+				  const struct smc_llc_rkey_pair *pairs,
+				  unsigned int n)
+{
+	struct smc_llc_add_link *al = &m->add_link;
+
+	memset(m, 0, sizeof(*m));
+	m->type = SMC_LLC_ADD_LINK;
+	if (resp)
+		m->flags = SMC_LLC_FLAG_RESP;
+	memcpy(al->mac, new->mac, SMC_LLC_MAC_LEN);
+	memcpy(al->gid, new->gid, SMC_LLC_GID_LEN);
+	al->qpn = new->qpn;
+	al->link_num = new->link_id;
+	al->qp_mtu = new->path_mtu;
+	al->psn = new->psn;
+	if (new->lgr->version == SMC_V2) {
+		al->has_ext = true;
+		al->v2_direct = true;
+		memcpy(al->target_gid, new->gid, SMC_LLC_GID_LEN);
+		al->num_rkeys = n;
+		al->rkeys = pairs;
+	}
+}
+
+/* The peer's rkeys on @new from its v2 ADD_LINK (@m, arrived on @link). */
+static void smc_llc_take_add_link_rkeys(struct smc_link *link,
+					struct smc_link *new,
+					const struct smc_llc_msg *m)
+{
+	struct smc_llc_rkey_pair p;
+	unsigned int i;
+
+	if (!m->add_link.has_ext || !m->wire)
+		return;
+	for (i = 0; i < m->add_link.num_rkeys; i++) {
+		smc_llc_add_link_rkey_at(m, i, &p);
+		smc_rtoken_set_link(link->lgr, link, new, &p);
+	}
+}
+
+static int smc_llc_send_add_link_cont(struct smc_link *link,
+				      struct smc_link *new,
+				      const struct smc_llc_rkey_pair *pairs,
+				      unsigned int n, unsigned int *sent)
+{
+	struct smc_llc_add_link_cont *c;
+	struct smc_llc_msg m = {};
+	unsigned int i;
+
+	m.type = SMC_LLC_ADD_LINK_CONT;
+	if (!link->lgr->server)
+		m.flags = SMC_LLC_FLAG_RESP;
+	c = &m.add_link_cont;
+	c->link_num = new->link_id;
+	c->num_rkeys = n - *sent;
+	for (i = 0; i < SMC_LLC_ADD_LINK_CONT_MAX && *sent < n; i++)
+		c->rt[i] = pairs[(*sent)++];
+	return smc_llc_send(link, &m, SMC_LLC_WAIT_TIME);
+}
+
+/*
+ * v1: the rkeys of both sides' RMBs on @new in ADD_LINK_CONT messages on
+ * @link, the server sending first, two pairs per message, until both
+ * sides have sent theirs.  A client has armed the mailbox for the
+ * server's first message already; on success it is armed for the
+ * server's CONFIRM_LINK on @new.
+ */
+static int smc_llc_rkey_exchange(struct smc_link *link, struct smc_link *new,
+				 const struct smc_llc_rkey_pair *pairs,
+				 unsigned int n)
+{
+	struct smc_lgr *lgr = link->lgr;
+	struct smc_llc *llc = smc_llc_of(lgr);
+	unsigned int sent = 0, left_in, i, round;
+	const struct smc_llc_add_link_cont *c;
+	struct smc_llc_msg r;
+	int rc;
+
+	for (round = 0; round < SMC_LLC_CONT_ROUNDS; round++) {
+		if (lgr->server) {
+			smc_llc_expect(llc, SMC_LLC_ADD_LINK_CONT, false, link);
+			rc = smc_llc_send_add_link_cont(link, new, pairs, n,
+							&sent);
+			if (rc) {
+				smc_llc_expect_none(llc);
+				return rc;
+			}
+		}
+		rc = smc_llc_await(llc, link, SMC_LLC_WAIT_TIME, &r);
+		if (rc)
+			return rc;
+		c = &r.add_link_cont;
+		if (c->link_num != new->link_id)
+			return -EPROTO;
+		for (i = 0; i < c->num_present; i++)
+			smc_rtoken_set_link(lgr, link, new, &c->rt[i]);
+		left_in = c->num_rkeys - c->num_present;
+		if (!lgr->server) {
+			/* what comes next: more rkeys, or the confirmation */
+			if (left_in ||
+			    n - sent > SMC_LLC_ADD_LINK_CONT_MAX)
+				smc_llc_expect(llc, SMC_LLC_ADD_LINK_CONT,
+					       true, link);
+			else
+				smc_llc_expect(llc, SMC_LLC_CONFIRM_LINK,
+					       true, new);
+			rc = smc_llc_send_add_link_cont(link, new, pairs, n,
+							&sent);
+			if (rc)
+				return rc;
+		}
+		if (sent == n && !left_in)
+			return 0;
+	}
+	return -EPROTO;
+}
+
+/* A link number for a new link (server), not 0 and not in use. */
+static u8 smc_llc_new_link_id(struct smc_lgr *lgr)
+{
+	struct smc_llc *llc = smc_llc_of(lgr);
+	int i;
+
+	for (i = 0; i < 256; i++) {
+		if (++llc->next_link_id == 0)
+			continue;
+		if (!smc_llc_link_by_id(lgr, llc->next_link_id))
+			return llc->next_link_id;
+	}
+	return 0;
+}
+
+/* The link's work is over: no keepalive, nothing queued for it. */
+static void smc_llc_link_quiet(struct smc_lgr *lgr, struct smc_link *link)
+{
+	cancel_delayed_work_sync(&smc_llc_of(lgr)->lnk[link->idx].testlink);
+}
+
+/*
+ * Server: add a link (llc_mutex held).  ADD_LINK on an active link with
+ * the new QP (and for v2 the rkeys of our RMBs on it), the client's
+ * answer, the v1 rkey exchange, CONFIRM_LINK on the new link.
+ */
+static void smc_llc_srv_add_link(struct smc_lgr *lgr)
+{
+	struct smc_llc *llc = smc_llc_of(lgr);
+	struct smc_llc_rkey_pair *pairs;
+	struct smc_link *link, *new;
+	struct smc_link_peer peer;
+	struct smc_llc_msg m;
+	bool told = false;
+	unsigned int n;
+	int rc;
+
+	if (READ_ONCE(lgr->terminating) || lgr->max_links < 2 ||
+	    !smc_llc_link_room(lgr))
+		return;
+	link = smc_llc_other_active(lgr, NULL);
+	if (!link)
+		return;
+	pairs = kcalloc(SMC_LLC_ADD_LINK_V2_MAX_RKEYS, sizeof(*pairs),
+			GFP_KERNEL);
+	if (!pairs)
+		return;
+	new = smc_lgr_link_add(lgr, link);
+	if (!new)
+		goto out;
+	new->link_id = smc_llc_new_link_id(lgr);
+	if (!new->link_id)
+		goto fail;
+	smc_lgr_link_set_uid(new);
+	n = smc_lgr_rmb_rkeys(lgr, link, new, pairs,
+			      SMC_LLC_ADD_LINK_V2_MAX_RKEYS);
+
+	smc_llc_fill_add_link(new, false, &m, pairs, n);
+	smc_llc_expect(llc, SMC_LLC_ADD_LINK, false, link);
+	if (smc_llc_send_long(link, &m, SMC_LLC_WAIT_TIME)) {
+		smc_llc_expect_none(llc);
+		goto fail;
+	}
+	if (smc_llc_await(llc, link, SMC_LLC_WAIT_TIME, &m))
+		goto fail;
+	if (m.flags & SMC_LLC_FLAG_ADD_LNK_REJ)
+		goto fail;		/* the client does not want one */
+	told = true;
+	if (!m.add_link.qpn || !m.add_link.qp_mtu)
+		goto fail;
+	smc_llc_add_link_peer(link, &m.add_link, &peer);
+	if (smc_link_rtr(new, &peer) || smc_link_rts(new))
+		goto fail;
+	if (lgr->version == SMC_V2)
+		smc_llc_take_add_link_rkeys(link, new, &m);
+	else if (smc_llc_rkey_exchange(link, new, pairs, n))
+		goto fail;
+
+	smc_llc_expect(llc, SMC_LLC_CONFIRM_LINK, false, new);
+	smc_llc_fill_confirm_link(new, &m, false);
+	if (smc_llc_send(new, &m, SMC_LLC_WAIT_TIME)) {
+		smc_llc_expect_none(llc);
+		goto fail;
+	}
+	rc = smc_llc_await(llc, new, SMC_LLC_WAIT_TIME, &m);
+	if (rc || smc_llc_check_confirm_link(new, &m) ||
+	    !smc_llc_link_activate(new))
+		goto fail;
+	goto out;
+
+fail:
+	if (told && READ_ONCE(link->state) == SMC_LINK_ACTIVE)
+		smc_llc_send_delete_link(link, new->link_id, false,
+					 SMC_LLC_DEL_LOST_PATH);
+	smc_llc_link_quiet(lgr, new);
+	smc_lgr_link_free(new);
+out:
+	kfree(pairs);
+}
+
+/*
+ * Client: answer the server's ADD_LINK @e (llc_mutex held): a new QP on
+ * our side, our ADD_LINK response (with the rkeys of our RMBs for v2),
+ * the v1 rkey exchange, then the server's CONFIRM_LINK on the new link.
+ */
+static void smc_llc_cli_add_link(struct smc_lgr *lgr,
+				 struct smc_llc_qentry *e)
+{
+	struct smc_llc *llc = smc_llc_of(lgr);
+	struct smc_link *link = e->link, *new = NULL;
+	struct smc_llc_rkey_pair *pairs = NULL;
+	struct smc_link_peer peer;
+	struct smc_llc_msg req, m;
+	bool told = false;
+	unsigned int n;
+
+	if (smc_llc_decode(e->data, e->len, &req))
+		return;
+	if (READ_ONCE(lgr->terminating) ||
+	    READ_ONCE(link->state) != SMC_LINK_ACTIVE)
+		return;
+	if (lgr->max_links < 2 || !smc_llc_link_room(lgr) ||
+	    !req.add_link.qpn || !req.add_link.qp_mtu ||
+	    !req.add_link.link_num ||
+	    smc_llc_link_by_id(lgr, req.add_link.link_num))
+		goto reject;
+	pairs = kcalloc(SMC_LLC_ADD_LINK_V2_MAX_RKEYS, sizeof(*pairs),
+			GFP_KERNEL);
+	if (!pairs)
+		goto reject;
+	new = smc_lgr_link_add(lgr, link);
+	if (!new)
+		goto reject;
+	new->link_id = req.add_link.link_num;	/* the server numbers links */
+	smc_lgr_link_set_uid(new);
+	smc_llc_add_link_peer(link, &req.add_link, &peer);
+	if (smc_link_rtr(new, &peer))
+		goto reject;
+	n = smc_lgr_rmb_rkeys(lgr, link, new, pairs,
+			      SMC_LLC_ADD_LINK_V2_MAX_RKEYS);
+	if (lgr->version == SMC_V2) {
+		smc_llc_take_add_link_rkeys(link, new, &req);
+		smc_llc_expect(llc, SMC_LLC_CONFIRM_LINK, true, new);
+	} else {
+		smc_llc_expect(llc, SMC_LLC_ADD_LINK_CONT, true, link);
+	}
+	smc_llc_fill_add_link(new, true, &m, pairs, n);
+	if (smc_llc_send_long(link, &m, SMC_LLC_WAIT_TIME)) {
+		smc_llc_expect_none(llc);
+		goto fail;
+	}
+	told = true;
+	if (lgr->version != SMC_V2 &&
+	    smc_llc_rkey_exchange(link, new, pairs, n))
+		goto fail;
+	if (smc_llc_await(llc, new, 2 * SMC_LLC_WAIT_TIME, &m) ||
+	    smc_llc_check_confirm_link(new, &m) || smc_link_rts(new))
+		goto fail;
+	smc_llc_fill_confirm_link(new, &m, true);
+	if (smc_llc_send(new, &m, SMC_LLC_WAIT_TIME) ||
+	    !smc_llc_link_activate(new))
+		goto fail;
+	kfree(pairs);
+	return;
+
+reject:
+	smc_llc_reject_add_link(lgr, link, &req);
+fail:
+	if (told && READ_ONCE(link->state) == SMC_LINK_ACTIVE)
+		smc_llc_send_delete_link(link, new->link_id, false,
+					 SMC_LLC_DEL_LOST_PATH);
+	if (new) {
+		smc_llc_link_quiet(lgr, new);
+		smc_lgr_link_free(new);
+	}
+	kfree(pairs);
+}
+
+static void smc_llc_add_work(struct work_struct *work)
+{
+	struct smc_llc *llc = container_of(work, struct smc_llc, add_work);
+	struct smc_lgr *lgr = llc->lgr;
+	struct smc_llc_qentry *e;
+
+	mutex_lock(&lgr->llc_mutex);
+	if (lgr->server) {
+		smc_llc_srv_add_link(lgr);
+	} else {
+		spin_lock_bh(&llc->lock);
+		e = llc->add_req;
+		llc->add_req = NULL;
+		spin_unlock_bh(&llc->lock);
+		if (e) {
+			smc_llc_cli_add_link(lgr, e);
+			kfree(e);
+		}
+	}
+	mutex_unlock(&lgr->llc_mutex);
+	smc_lgr_put(lgr);		/* the work's */
+}
+
+/* Server: start an ADD_LINK flow if the lgr has room for a link. */
+static bool smc_llc_queue_add(struct smc_lgr *lgr)
+{
+	struct smc_llc *llc = smc_llc_of(lgr);
+	bool queued = false;
+
+	if (!lgr->server || lgr->max_links < 2)
+		return false;
+	spin_lock_bh(&llc->lock);
+	if (!llc->stopped) {
+		kref_get(&lgr->ref);
+		if (!queue_work(smc_lgr_wq, &llc->add_work))
+			smc_lgr_put(lgr);
+		queued = true;
+	}
+	spin_unlock_bh(&llc->lock);
+	return queued;
+}
+
+/*
+ * Take @del out of service (llc_mutex held): its connections move to
+ * another active link, then it is destroyed.  Without another link the
+ * lgr ends.
+ */
+static void smc_llc_drop_link(struct smc_lgr *lgr, struct smc_link *del)
+{
+	if (READ_ONCE(del->state) == SMC_LINK_UNUSED)
+		return;
+	WRITE_ONCE(del->state, SMC_LINK_DOWN);
+	smc_wr_link_down(del);
+	smc_llc_wake(lgr);
+	if (READ_ONCE(lgr->terminating) || smc_lgr_switch_conns(lgr, del)) {
+		smc_lgr_terminate(lgr, false);
+		return;
+	}
+	smc_llc_link_quiet(lgr, del);
+	smc_lgr_link_free(del);
+}
+
+/* Links that failed on our side while another one was active. */
+static void smc_llc_down_work(struct work_struct *work)
+{
+	struct smc_llc *llc = container_of(work, struct smc_llc, down_work);
+	struct smc_lgr *lgr = llc->lgr;
+	struct smc_link *link, *via;
+	unsigned long mask;
+	u8 link_id;
+	int i;
+
+	spin_lock_bh(&llc->lock);
+	mask = llc->down_mask;
+	llc->down_mask = 0;
+	spin_unlock_bh(&llc->lock);
+
+	mutex_lock(&lgr->llc_mutex);
+	for_each_set_bit(i, &mask, SMC_LINKS_MAX) {
+		link = &lgr->links[i];
+		if (READ_ONCE(lgr->terminating) ||
+		    READ_ONCE(link->state) == SMC_LINK_UNUSED)
+			continue;
+		link_id = link->link_id;
+		pr_info_ratelimited("lgr %*phN: link %u lost, its connections move\n",
+				    (int)sizeof(lgr->id), lgr->id, link_id);
+		smc_llc_drop_link(lgr, link);
+		via = smc_llc_other_active(lgr, link);
+		if (!via || READ_ONCE(lgr->terminating))
+			continue;
+		/* tell the peer; a server waits for the client's answer */
+		if (lgr->server) {
+			struct smc_llc_msg m = {};
+
+			m.type = SMC_LLC_DELETE_LINK;
+			m.flags = SMC_LLC_FLAG_DEL_LINK_ORDERLY;
+			m.delete_link.link_num = link_id;
+			m.delete_link.reason = SMC_LLC_DEL_LOST_PATH;
+			smc_llc_expect(llc, SMC_LLC_DELETE_LINK, false, via);
+			if (smc_llc_send(via, &m, SMC_LLC_WAIT_TIME))
+				smc_llc_expect_none(llc);
+			else
+				smc_llc_await(llc, via, SMC_LLC_WAIT_TIME, &m);
+			smc_llc_queue_add(lgr);
+		} else {
+			smc_llc_send_delete_link(via, link_id, true,
+						 SMC_LLC_DEL_LOST_PATH);
+		}
+	}
+	mutex_unlock(&lgr->llc_mutex);
+	smc_lgr_put(lgr);		/* the work's */
+}
+
+/* See llc.h. */
+bool smc_llc_link_down(struct smc_lgr *lgr, struct smc_link *link)
+{
+	struct smc_llc *llc = smc_llc_of(lgr);
+	unsigned long flags;
+	bool queued = false;
+
+	spin_lock_irqsave(&llc->lock, flags);
+	if (!llc->stopped) {
+		__set_bit(link->idx, &llc->down_mask);
+		kref_get(&lgr->ref);
+		if (!queue_work(smc_lgr_wq, &llc->down_work))
+			smc_lgr_put(lgr);
+		queued = true;
+	}
+	spin_unlock_irqrestore(&llc->lock, flags);
+	return queued;
+}
+
+/* ------------------------------------------------------------------ */
 /* life cycle                                                          */
 
 /* See llc.h. */
@@ -807,7 +1387,15 @@ int smc_llc_lgr_init(struct smc_lgr *lgr)
 	llc = kzalloc(sizeof(*llc), GFP_KERNEL);
 	if (!llc)
 		return -ENOMEM;
+	llc->raw = kzalloc(SMC_LLC_V2_MAX_LEN, GFP_KERNEL);
+	if (!llc->raw) {
+		kfree(llc);
+		return -ENOMEM;
+	}
 	llc->lgr = lgr;
+	llc->next_link_id = 1;		/* the first link's */
+	INIT_WORK(&llc->add_work, smc_llc_add_work);
+	INIT_WORK(&llc->down_work, smc_llc_down_work);
 	spin_lock_init(&llc->lock);
 	INIT_LIST_HEAD(&llc->queue);
 	INIT_WORK(&llc->work, smc_llc_work);
@@ -845,6 +1433,15 @@ void smc_llc_lgr_stop(struct smc_lgr *lgr)
 		kfree(e);
 	if (cancel_work_sync(&llc->work))
 		smc_lgr_put(lgr);	/* the cancelled work's */
+	if (cancel_work_sync(&llc->add_work))
+		smc_lgr_put(lgr);
+	if (cancel_work_sync(&llc->down_work))
+		smc_lgr_put(lgr);
+	spin_lock_bh(&llc->lock);
+	e = llc->add_req;
+	llc->add_req = NULL;
+	spin_unlock_bh(&llc->lock);
+	kfree(e);
 	for (i = 0; i < SMC_LINKS_MAX; i++)
 		cancel_delayed_work_sync(&llc->lnk[i].testlink);
 	smc_llc_wake(lgr);
@@ -853,6 +1450,10 @@ void smc_llc_lgr_stop(struct smc_lgr *lgr)
 /* See llc.h. */
 void smc_llc_lgr_free(struct smc_lgr *lgr)
 {
+	struct smc_llc *llc = smc_llc_of(lgr);
+
+	if (llc)
+		kfree(llc->raw);
 	kfree(lgr->llc);
 	lgr->llc = NULL;
 }

@@ -24,6 +24,10 @@ extern struct workqueue_struct *smc_lgr_wq;
  * smc_llc_send_delete_all(): DELETE_LINK for all links, orderly, on the
  *                       first active link that takes it; never sleeps.
  * smc_llc_confirm_rkey(): the CONFIRM_RKEY flow for @rmb; sleeps.
+ * smc_llc_link_down():  @link (was active) failed while another link is
+ *                       active: move its connections, tell the peer,
+ *                       delete it, in a work item; false when that cannot
+ *                       be scheduled (the lgr is stopping).  Any context.
  */
 int smc_llc_lgr_init(struct smc_lgr *lgr);
 void smc_llc_lgr_stop(struct smc_lgr *lgr);
@@ -31,6 +35,7 @@ void smc_llc_lgr_free(struct smc_lgr *lgr);
 void smc_llc_wake(struct smc_lgr *lgr);
 void smc_llc_send_delete_all(struct smc_lgr *lgr, u32 reason);
 int smc_llc_confirm_rkey(struct smc_lgr *lgr, struct smc_buf *rmb);
+bool smc_llc_link_down(struct smc_lgr *lgr, struct smc_link *link);
 
 /*
  * lgr.c, called by llc.c.
@@ -44,5 +49,35 @@ void smc_lgr_link_set_uid(struct smc_link *link);
 int smc_rtoken_confirm(struct smc_lgr *lgr, struct smc_link *link,
 		       const struct smc_llc_confirm_rkey *cr);
 int smc_rtoken_delete(struct smc_lgr *lgr, struct smc_link *link, u32 rkey);
+
+/*
+ * lgr.c, for llc.c's link flows; process context, lgr->llc_mutex held.
+ * smc_lgr_link_add():    a new link in SMC_LINK_INIT in a free slot, on
+ *                        @like's device, port and GID (a second QP pair:
+ *                        the asymmetric case), every buffer of the lgr
+ *                        mapped on it; NULL if none is free or on failure.
+ * smc_lgr_link_free():   unmap the buffers, destroy the link, forget the
+ *                        peer's rkeys on it; the slot is SMC_LINK_UNUSED.
+ *                        No connection may use it any more.
+ * smc_lgr_switch_conns(): move every connection on @from to another
+ *                        active link (their unacknowledged data is
+ *                        written again there); -ENOLINK if there is none.
+ * smc_lgr_rmb_rkeys():   our RMBs mapped on both links as rkey pairs for
+ *                        ADD_LINK: rkey on @old, rkey and address on
+ *                        @link; the ones in use first; at most @max.
+ * smc_rtoken_set_link(): the peer's RMB known by its rkey on @old is at
+ *                        @p's rkey_new/vaddr_new on @link.
+ */
+struct smc_link *smc_lgr_link_add(struct smc_lgr *lgr,
+				  const struct smc_link *like);
+void smc_lgr_link_free(struct smc_link *link);
+int smc_lgr_switch_conns(struct smc_lgr *lgr, struct smc_link *from);
+unsigned int smc_lgr_rmb_rkeys(struct smc_lgr *lgr, const struct smc_link *old,
+			       const struct smc_link *link,
+			       struct smc_llc_rkey_pair *pairs,
+			       unsigned int max);
+void smc_rtoken_set_link(struct smc_lgr *lgr, const struct smc_link *old,
+			 const struct smc_link *link,
+			 const struct smc_llc_rkey_pair *p);
 
 #endif /* SMC_LLC_H */
