@@ -1,0 +1,225 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# SMC-R link groups with two links (LLC ADD_LINK), and failover.  VM 0
+# serves, VM 1 is the client; any pairing of ours and dist.  Each VM has
+# one rxe device, so the second link is a second QP pair over the same
+# devices (upstream's "asymmetric" link).
+#
+# 1. One connection creates the link group; both VMs must then show two
+#    ACTIVE links in it (the server adds the second one at once).  A Linux
+#    6.12 client (dist on VM 1) rejects an ADD_LINK whose sender GID is the
+#    one of the first link unless it has a second RDMA device itself, so
+#    with it the link group keeps one link, and that is checked instead.
+# 2. SMCR_CONNS (default 8) more connections echo SMCR_BYTES each, verified;
+#    while they are held open, every link group with connections has two
+#    ACTIVE links on both VMs, and a server running our module has spread
+#    the connections over both links.
+# 3. Failover (two links, a VM runs our module): FO_CONNS connections stream
+#    FO_BYTES each; while the data moves, that VM breaks the link with the
+#    highest number (its QP to the error state through
+#    /sys/kernel/debug/smc/fail_link).  Every byte must still arrive
+#    (smc_load verifies data and checksum) and the link group must keep an
+#    ACTIVE link.
+set -euo pipefail
+. "$REPO/tests/vm/lib/guest.sh"
+
+[ "$VM_COUNT" -eq 2 ] || fail "smcr-2links needs exactly two VMs"
+[ "$SMC_IMPL" != none ] || fail "smcr-2links needs an SMC module on both VMs"
+
+PORT=5100
+CONNS=${SMCR_CONNS:-8}
+BYTES=${SMCR_BYTES:-4194304}
+FO_CONNS=${FO_CONNS:-4}
+FO_BYTES=${FO_BYTES:-33554432}
+SECS=${SMCR_SECS:-150}
+
+echo "$SMC_IMPL" >"$SHARED/impl-$VM_INDEX"
+smcr_setup
+barrier setup
+# the VM that breaks a link: the server if it runs our module, else the client
+if [ "$(cat "$SHARED/impl-0")" = ours ]; then
+	FAILVM=0
+elif [ "$(cat "$SHARED/impl-1")" = ours ]; then
+	FAILVM=1
+else
+	FAILVM=-1
+fi
+WANT=2
+if [ "$(cat "$SHARED/impl-1")" = dist ]; then
+	WANT=1
+	FAILVM=-1
+fi
+log "want $WANT ACTIVE link(s) per link group; failover on vm$FAILVM"
+
+# links_json FILE: smcctl --json links into FILE
+links_json() {
+	"$SMCCTL" --json links >"$1" 2>/dev/null || echo '{"links":[]}' >"$1"
+}
+
+# links_check FILE WANT SPREAD: every link group with connections has WANT
+# ACTIVE links; SPREAD=1: each of them carries connections.  Prints
+# PROBLEM lines.
+links_check() {
+	F="$1" W="$2" S="$3" $SMCR_PY -c '
+import json, os
+links = json.load(open(os.environ["F"]))["links"]
+want, spread = int(os.environ["W"]), os.environ["S"] == "1"
+groups = {}
+for k in links:
+    groups.setdefault(k["lgr_id"], []).append(k)
+busy = {g: ls for g, ls in groups.items() if sum(k["conns"] for k in ls)}
+print("%d link groups, %d with connections: %s" % (len(groups), len(busy),
+      "; ".join("%08x: %s" % (g, ", ".join("link %d %s conns %d" % (k["link_id"], k["state"], k["conns"]) for k in ls)) for g, ls in groups.items())))
+if not busy:
+    print("PROBLEM no link group with connections")
+for g, ls in busy.items():
+    act = [k for k in ls if k["state"] == "ACTIVE"]
+    if len(act) != want:
+        print("PROBLEM link group %08x has %d ACTIVE links, want %d" % (g, len(act), want))
+    if spread and any(not k["conns"] for k in act):
+        print("PROBLEM link group %08x: connections not spread over its links" % g)
+'
+}
+
+# wait_two_links SECS: until some link group shows two ACTIVE links
+wait_two_links() {
+	local end=$((SECONDS + $1))
+
+	while [ $SECONDS -lt $end ]; do
+		links_json "$RESULTS/links-wait.json"
+		if F="$RESULTS/links-wait.json" $SMCR_PY -c '
+import json, os, collections
+c = collections.Counter(k["lgr_id"] for k in json.load(open(os.environ["F"]))["links"] if k["state"] == "ACTIVE")
+raise SystemExit(0 if any(n >= 2 for n in c.values()) else 1)'; then
+			return 0
+		fi
+		sleep 0.5
+	done
+	return 1
+}
+
+record() {
+	local line
+
+	log "$1: $(head -n 1 <<<"$2")"
+	while read -r line; do
+		[[ $line == PROBLEM* ]] && smcr_problem "$1: ${line#PROBLEM }"
+	done <<<"$2"
+	return 0
+}
+
+if [ "$VM_INDEX" -eq 0 ]; then
+	run_bg smc_load-server smc_load -s -p "$PORT" \
+		-n $((1 + CONNS + FO_CONNS)) -t $((3 * SECS))
+	SRV=$BG_PID
+	wait_file_line "$RESULTS/smc_load-server.log" listening 30
+fi
+barrier listening
+
+# 1. first contact, then the second link
+if [ "$VM_INDEX" -eq 1 ]; then
+	rm -f /tmp/first-go /tmp/first-release
+	run_bg smc_load-first smc_load -c "$VM_IP_0" -p "$PORT" -N 1 \
+		-B 65536 -m echo -S 1 -W /tmp/first-release -t $((3 * SECS))
+	FIRST=$BG_PID
+	wait_file_line "$RESULTS/smc_load-first.log" "^smc_load: holding |^conns=" 60 ||
+		fail "first connection did not get through"
+fi
+barrier first-held
+if [ "$WANT" -eq 2 ]; then
+	wait_two_links 20 || smcr_problem "no link group reached two ACTIVE links"
+else
+	sleep 5		# time for an ADD_LINK and its rejection
+fi
+links_json "$RESULTS/links-first.json"
+record "links after first contact" "$(links_check "$RESULTS/links-first.json" "$WANT" 0)"
+barrier two-links 60
+
+# 2. more connections spread over both links, verified echo
+if [ "$VM_INDEX" -eq 1 ]; then
+	rm -f /tmp/main-go /tmp/main-release
+	run_bg smc_load-client smc_load -c "$VM_IP_0" -p "$PORT" -N "$CONNS" \
+		-B "$BYTES" -m echo -S $((0x5eed01)) -W /tmp/main-release \
+		-t "$SECS"
+	MAIN=$BG_PID
+	smcr_client_at holding "$SECS"
+fi
+barrier main-held $((SECS + 45))
+links_json "$RESULTS/links-main.json"
+spread=0
+[ "$VM_INDEX" -eq 0 ] && [ "$SMC_IMPL" = ours ] && [ "$WANT" -eq 2 ] && spread=1
+record "links under load" "$(links_check "$RESULTS/links-main.json" "$WANT" "$spread")"
+barrier main-checked
+if [ "$VM_INDEX" -eq 1 ]; then
+	touch /tmp/main-release
+	wait_bg "$MAIN" 60 || smcr_problem "echo client failed: $(smcr_load_errors client)"
+	cat "$RESULTS/smc_load-client.log"
+	grep -qx "conns=$CONNS bytes=$((CONNS * BYTES)) ok" "$RESULTS/smc_load-client.log" ||
+		smcr_problem "echo summary is not 'conns=$CONNS bytes=$((CONNS * BYTES)) ok'"
+fi
+barrier main-done 90
+
+# 3. failover while data moves
+if [ "$FAILVM" -ge 0 ]; then
+	if [ "$VM_INDEX" -eq 1 ]; then
+		run_bg smc_load-fo smc_load -c "$VM_IP_0" -p "$PORT" -N "$FO_CONNS" \
+			-B "$FO_BYTES" -m stream -S $((0x5eed02)) -W /tmp/fo-release \
+			-t "$SECS"
+		FO=$BG_PID
+	fi
+	if [ "$VM_INDEX" -eq "$FAILVM" ]; then
+		[ -w /sys/kernel/debug/smc/fail_link ] ||
+			mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
+		sleep 3
+		links_json "$RESULTS/links-before-fail.json"
+		id=$(F="$RESULTS/links-before-fail.json" $SMCR_PY -c '
+import json, os
+ls = [k for k in json.load(open(os.environ["F"]))["links"] if k["state"] == "ACTIVE" and k["conns"]]
+print(max(k["link_id"] for k in ls) if ls else "")')
+		if [ -n "$id" ]; then
+			log "breaking link $id"
+			echo "$id" >/sys/kernel/debug/smc/fail_link ||
+				smcr_problem "cannot write /sys/kernel/debug/smc/fail_link"
+		else
+			smcr_problem "no active link with connections to break"
+		fi
+	fi
+	if [ "$VM_INDEX" -eq 1 ]; then
+		wait_file_line "$RESULTS/smc_load-fo.log" "^smc_load: holding |^conns=|timed out" $((SECS + 40)) ||
+			smcr_problem "failover client neither held nor ended"
+	fi
+	barrier fo-held $((SECS + 45))
+	links_json "$RESULTS/links-after-fail.json"
+	record "links after failover" "$(links_check "$RESULTS/links-after-fail.json" 1 0 |
+		sed 's/^PROBLEM \(.*\) has \([2-9]\) ACTIVE links, want 1$/(\1 has \2 ACTIVE links again)/')"
+	barrier fo-checked
+	if [ "$VM_INDEX" -eq 1 ]; then
+		touch /tmp/fo-release
+		wait_bg "$FO" 60 || smcr_problem "failover client failed: $(smcr_load_errors fo)"
+		cat "$RESULTS/smc_load-fo.log"
+		grep -qx "conns=$FO_CONNS bytes=$((FO_CONNS * FO_BYTES)) ok" "$RESULTS/smc_load-fo.log" ||
+			smcr_problem "failover summary is not 'conns=$FO_CONNS bytes=$((FO_CONNS * FO_BYTES)) ok'"
+	fi
+	barrier fo-done 90
+else
+	log "failover: skipped (one link, or no VM runs our module)"
+fi
+
+if [ "$VM_INDEX" -eq 1 ]; then
+	touch /tmp/first-release
+	wait_bg "$FIRST" 60 || smcr_problem "first connection failed"
+fi
+barrier first-closed 90
+if [ "$VM_INDEX" -eq 0 ]; then
+	if [ "$FAILVM" -lt 0 ]; then
+		# the failover connections never come: stop waiting for them
+		sleep 2
+		kill "$SRV" 2>/dev/null || true
+		wait "$SRV" 2>/dev/null || true
+	else
+		wait_bg "$SRV" 90 || smcr_problem "smc_load server failed: $(smcr_load_errors server)"
+	fi
+	cat "$RESULTS/smc_load-server.log"
+fi
+smcr_verdict smcr-2links
