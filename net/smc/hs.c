@@ -136,8 +136,7 @@ static void smc_hs_local(struct smc_hs *hs, struct sock *clcsk)
 
 	l->release = SMC_NEGO_RELEASE;
 	l->max_conns = READ_ONCE(cfg->smcr_max_conns_per_lgr);
-	/* Second links (ADD_LINK) are not implemented yet: offer one. */
-	l->max_links = 1;
+	l->max_links = READ_ONCE(cfg->smcr_max_links_per_lgr);
 	memcpy(l->systemid, smc_local_systemid, sizeof(l->systemid));
 	l->ueid_cnt = smc_eid_ueids(l->ueids, SMC_CLC_MAX_UEID);
 

@@ -35,6 +35,11 @@ FO_BYTES=${FO_BYTES:-33554432}
 SECS=${SMCR_SECS:-150}
 
 echo "$SMC_IMPL" >"$SHARED/impl-$VM_INDEX"
+# Our module offers second links only when asked (its default is 1).
+if [ "$SMC_IMPL" = ours ]; then
+	sysctl -qw net.smc.smcr_max_links_per_lgr=2 ||
+		fail "cannot allow two links per link group"
+fi
 smcr_setup
 barrier setup
 # the VM that breaks a link: the server if it runs our module, else the client
