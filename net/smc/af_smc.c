@@ -43,8 +43,6 @@ struct proto smc_proto = {
 	.obj_size	= sizeof(struct smc_sock),
 };
 
-static const struct proto_ops smc_ops;
-
 void smc_sock_link(struct sock *sk)
 {
 	write_lock_bh(&smc_sock_list.lock);
@@ -71,10 +69,19 @@ struct smc_sock *smc_sock_alloc(struct net *net, struct socket *sock,
 	if (!sk)
 		return NULL;
 	sock_init_data(sock, sk);
+	smc = smc_sk(sk);
+	smc_sock_init(smc, protocol);
+	return smc;
+}
+
+/* The SMC part of a new sock, allocated here or by inet_create(). */
+void smc_sock_init(struct smc_sock *smc, int protocol)
+{
+	struct sock *sk = &smc->sk;
+
 	sk->sk_type = SOCK_STREAM;
 	sk->sk_protocol = protocol;
 	sk->sk_state = TCP_CLOSE;
-	smc = smc_sk(sk);
 	smc->hs_state = SMC_HS_NONE;
 	INIT_WORK(&smc->connect_work, smc_connect_work);
 	INIT_WORK(&smc->accept_work, smc_accept_work);
@@ -83,7 +90,6 @@ struct smc_sock *smc_sock_alloc(struct net *net, struct socket *sock,
 	INIT_LIST_HEAD(&smc->accept_node);
 	smc_conn_init(&smc->conn);
 	smc_conn_init_close(&smc->conn);
-	return smc;
 }
 
 /*
@@ -177,14 +183,28 @@ static int smc_create(struct net *net, struct socket *sock, int protocol,
 	smc = smc_sock_alloc(net, sock, protocol);
 	if (!smc)
 		return -ENOBUFS;
-	rc = __sock_create(net, family, SOCK_STREAM, IPPROTO_TCP,
-			   &smc->clcsock, kern);
+	rc = smc_sock_open(smc, sock, family, kern);
 	if (rc) {
 		sock_orphan(&smc->sk);
 		sock->sk = NULL;
 		sock_put(&smc->sk);
-		return rc;
 	}
+	return rc;
+}
+
+/*
+ * Give @smc, new and owned by @sock, its clcsock of @family and make it
+ * visible to sock_diag.  On failure only the sock itself is left to free.
+ */
+int smc_sock_open(struct smc_sock *smc, struct socket *sock, int family,
+		  int kern)
+{
+	int rc;
+
+	rc = __sock_create(sock_net(&smc->sk), family, SOCK_STREAM,
+			   IPPROTO_TCP, &smc->clcsock, kern);
+	if (rc)
+		return rc;
 	/* SOL_SOCKET options must reach both sockets, see smc_setsockopt. */
 	set_bit(SOCK_CUSTOM_SOCKOPT, &sock->flags);
 	smc_clcsock_redirect_wq(smc, sock);
@@ -482,7 +502,7 @@ static void smc_splice_eof(struct socket *sock)
 		smc->clcsock->ops->splice_eof(smc->clcsock);
 }
 
-static const struct proto_ops smc_ops = {
+const struct proto_ops smc_ops = {
 	.family		= PF_SMC,
 	.owner		= THIS_MODULE,
 	.release	= smc_release,
@@ -547,9 +567,14 @@ static int __init smc_init(void)
 	rc = sock_register(&smc_family_ops);
 	if (rc)
 		goto out_ib;
+	rc = smc_inet_init();
+	if (rc)
+		goto out_sock;
 	static_branch_inc(&tcp_have_smc);
 	return 0;
 
+out_sock:
+	sock_unregister(PF_SMC);
 out_ib:
 	smc_ib_exit();
 out_diag:
@@ -573,6 +598,7 @@ out_wq:
 static void __exit smc_exit(void)
 {
 	static_branch_dec(&tcp_have_smc);
+	smc_inet_exit();
 	sock_unregister(PF_SMC);
 	/* no sockets are left: every link group can go */
 	smc_lgr_exit();

@@ -10,6 +10,7 @@
 #include <linux/workqueue.h>
 #include <linux/wait.h>
 #include <net/sock.h>
+#include <net/inet_sock.h>
 #include "conn.h"
 
 /* protocol values for socket(AF_SMC, SOCK_STREAM, ...) */
@@ -28,7 +29,11 @@ enum smc_hs_state {
 };
 
 struct smc_sock {
-	struct sock sk;			/* must be first */
+	union {				/* must be first */
+		struct sock sk;
+		/* room for what inet_create() sets up, see inet.c */
+		struct inet_sock inet;
+	};
 	struct socket *clcsock;		/* companion TCP socket */
 	struct mutex clcsock_lock;	/* serialises CLC I/O on clcsock */
 	enum smc_hs_state hs_state;
@@ -82,11 +87,19 @@ extern struct workqueue_struct *smc_wq;
 extern struct proto smc_proto;
 struct smc_sock *smc_sock_alloc(struct net *net, struct socket *sock,
 				int protocol);
+void smc_sock_init(struct smc_sock *smc, int protocol);
+int smc_sock_open(struct smc_sock *smc, struct socket *sock, int family,
+		  int kern);
+extern const struct proto_ops smc_ops;
 void smc_sock_link(struct sock *sk);
 void smc_sock_destroy(struct smc_sock *smc);
 void smc_set_fallback(struct smc_sock *smc, u32 reason);
 void smc_copy_sockopts_from_clc(struct smc_sock *smc);
 void smc_clcsock_redirect_wq(struct smc_sock *smc, struct socket *sock);
+
+/* inet.c: socket(AF_INET or AF_INET6, SOCK_STREAM, IPPROTO_SMC) */
+int smc_inet_init(void);
+void smc_inet_exit(void);
 
 /* clcsock.c: callbacks on the companion socket */
 void smc_clcsock_attach(struct smc_sock *smc);
