@@ -1,0 +1,209 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# smcctl on live SMC-R connections: VM 1 opens SMCCTL_CONNS (default 4)
+# AF_SMC connections to VM 0 (smc_load, echo) and holds them open.  While
+# they are open, on each VM:
+#   linkgroups  exactly one link group, role SERVER on VM 0 and CLIENT on
+#               VM 1, type SINGLE, SMC v2, as many connections as are open,
+#               one link;
+#   links       exactly one link, ACTIVE, on rxe0 port 1 over eth0, with
+#               that many connections; its GID is the peer's peer GID and
+#               both sides agree on the link id;
+#   connections the test's sockets in mode SMCR with SMC-R details that
+#               name that link group and link, a token, buffer sizes and
+#               send cursors that account for the data echoed;
+# the text forms work, and a new network namespace sees no link group.
+# After the connections are closed the link group stays (idle timeout)
+# and, at the latest when orphaned connections time out, has none left.  Works with our module and with the distribution's
+# (same ABI): every VM saves what smcctl printed in $RESULTS/*.json for a
+# field-by-field comparison of the two.
+
+set -euo pipefail
+. "$REPO/tests/vm/lib/guest.sh"
+
+[ "$VM_COUNT" -eq 2 ] || fail "smcctl-smcr needs exactly two VMs"
+[ "$SMC_IMPL" != none ] || fail "smcctl-smcr needs an SMC module on both VMs"
+PY=/usr/bin/python3
+CONNS=${SMCCTL_CONNS:-4}
+BYTES=65536
+PORT=5300
+HDR=32			# smc_load's per-connection header, client to server
+RELEASE=/tmp/smcctl-smcr-release
+
+SMCCTL=$(smcctl_path) || fail "cannot find or build smcctl"
+export SMCCTL
+
+# snap NAME CMD: save `smcctl --json CMD` as $RESULTS/NAME.json and a copy
+# for the other VM in $SHARED/vmI-NAME.json; text form into NAME.txt.
+snap() {
+	"$SMCCTL" --json "$2" >"$RESULTS/$1.json" ||
+		fail "smcctl --json $2 exited $?"
+	cp "$RESULTS/$1.json" "$SHARED/vm$VM_INDEX-$1.json"
+	"$SMCCTL" "$2" >"$RESULTS/$1.txt" || fail "smcctl $2 (text) exited $?"
+	log "smcctl $2: $(cat "$RESULTS/$1.json")"
+}
+
+# check PYTHON: run the checks with d(name) loading this VM's snapshots,
+# o(name) the other VM's; the code calls bad(msg) for each failed check.
+check() {
+	local out
+
+	out=$(R="$RESULTS" S="$SHARED" I="$VM_INDEX" N="$CONNS" B="$BYTES" \
+		P="$PORT" H="$HDR" $PY -c "import json, os
+env = os.environ
+me, other = int(env['I']), 1 - int(env['I'])
+conns, nbytes, port, hdr = int(env['N']), int(env['B']), int(env['P']), int(env['H'])
+d = lambda n: json.load(open('%s/%s.json' % (env['R'], n)))
+o = lambda n: json.load(open('%s/vm%d-%s.json' % (env['S'], other, n)))
+problems = []
+bad = problems.append
+$1
+for p in problems:
+    print(p)
+") || fail "check script failed"
+	[ -z "$out" ] || fail "$(paste -sd';' <<<"$out")"
+}
+
+case "$VM_INDEX" in
+0)
+	run_bg smc_load-server smc_load -s -p "$PORT" -n "$CONNS" -t 150
+	server=$BG_PID
+	wait_file_line "$RESULTS/smc_load-server.log" listening 30
+	barrier listening
+	;;
+1)
+	barrier listening
+	rm -f "$RELEASE"
+	run_bg smc_load-client smc_load -c "$VM_IP_0" -p "$PORT" -N "$CONNS" \
+		-B "$BYTES" -m echo -W "$RELEASE" -t 150
+	client=$BG_PID
+	wait_file_line "$RESULTS/smc_load-client.log" '^smc_load: holding|^conns=|timed out' 120
+	grep -q '^smc_load: holding' "$RESULTS/smc_load-client.log" ||
+		fail "smc_load did not hold its connections: $(cat "$RESULTS/smc_load-client.log")"
+	;;
+esac
+barrier holding 150
+
+snap linkgroups linkgroups
+snap links links
+snap connections connections
+barrier snapped
+
+# --- one link group, one active link, on both VMs ---
+check '
+lg = d("linkgroups")["linkgroups"]
+role = "SERVER" if me == 0 else "CLIENT"
+if len(lg) != 1:
+    bad("%d link groups, want 1" % len(lg))
+else:
+    g = lg[0]
+    want = {"role": role, "type": "SINGLE", "version": 2, "conns": conns, "links": 1}
+    for k, v in want.items():
+        if g[k] != v:
+            bad("link group %s is %r, want %r" % (k, g[k], v))
+    if g["sndbuf_bytes"] < conns * 16384 or g["rmb_bytes"] < conns * 16384:
+        bad("link group buffers: %d bytes of send buffers, %d of RMBs" % (g["sndbuf_bytes"], g["rmb_bytes"]))
+lk = d("links")["links"]
+if len(lk) != 1:
+    bad("%d links, want 1" % len(lk))
+else:
+    k = lk[0]
+    want = {"state": "ACTIVE", "conns": conns, "ibdev": "rxe0", "ibport": 1, "netdev": "eth0", "role": role}
+    for key, v in want.items():
+        if k[key] != v:
+            bad("link %s is %r, want %r" % (key, k[key], v))
+    if lg and k["lgr_id"] != lg[0]["id"]:
+        bad("link in lgr %d, the link group is %d" % (k["lgr_id"], lg[0]["id"]))
+    p = o("links")["links"]
+    if len(p) == 1:
+        if k["gid"] != p[0]["peer_gid"] or k["peer_gid"] != p[0]["gid"]:
+            bad("GIDs %s -> %s, peer sees %s -> %s" % (k["gid"], k["peer_gid"], p[0]["gid"], p[0]["peer_gid"]))
+        if k["link_id"] != p[0]["link_id"]:
+            bad("link id %d, peer says %d" % (k["link_id"], p[0]["link_id"]))
+        if lg and lg[0]["peer_gid"] != k["peer_gid"]:
+            bad("link group peer %s, link peer %s" % (lg[0]["peer_gid"], k["peer_gid"]))
+'
+log "one link group, one ACTIVE link with $CONNS connections"
+
+# --- the test's sockets: SMC-R with details naming that lgr and link ---
+check '
+key = "local_port" if me == 0 else "peer_port"
+mine = [c for c in d("connections")["connections"] if c[key] == port and c["state"] != "LISTEN"]
+lg = d("linkgroups")["linkgroups"]
+lk = d("links")["links"]
+if len(mine) != conns:
+    bad("%d sockets on port %d, want %d" % (len(mine), port, conns))
+tokens = set()
+for c in mine:
+    s = c.get("smcr")
+    if c["mode"] != "SMCR" or c["state"] != "ACTIVE" or not s:
+        bad("socket %s: mode %s state %s smcr %r" % (c["local"], c["mode"], c["state"], s))
+        continue
+    if lg and s["lgr_id"] != lg[0]["id"]:
+        bad("socket %s in lgr %r, want %d" % (c["local"], s["lgr_id"], lg[0]["id"]))
+    if lk and (s["link_id"] != lk[0]["link_id"] or s["gid"] != lk[0]["gid"] or s["peer_gid"] != lk[0]["peer_gid"] or s["ibdev"] != "rxe0"):
+        bad("socket %s on link %r, want %r" % (c["local"], s, lk[0]))
+    if s["role"] != ("SERVER" if me == 0 else "CLIENT"):
+        bad("socket %s role %s" % (c["local"], s["role"]))
+    tokens.add(s["token"])
+    if not s["token"] or not s["sndbuf_size"] or not s["rmbe_size"] or not s["peer_rmbe_size"]:
+        bad("socket %s: token %d sndbuf %d rmbe %d peer_rmbe %d" % (c["local"], s["token"], s["sndbuf_size"], s["rmbe_size"], s["peer_rmbe_size"]))
+        continue
+    # all data was echoed and acknowledged: everything queued was sent
+    # and completed, and it is where the byte count puts it in the rings
+    sent = nbytes + (hdr if me == 1 else 0)
+    pos = lambda n, size: {"wrap": (n // size) & 0xffff, "count": n % size}
+    for cur in ("tx_prep", "tx_sent", "tx_fin"):
+        if s[cur] != pos(sent, s["sndbuf_size"]):
+            bad("socket %s: %s %r after %d bytes in a %d byte send buffer" % (c["local"], cur, s[cur], sent, s["sndbuf_size"]))
+    if s["tx_prod"] != pos(sent, s["peer_rmbe_size"]):
+        bad("socket %s: tx_prod %r after %d bytes into a %d byte peer RMB" % (c["local"], s["tx_prod"], sent, s["peer_rmbe_size"]))
+if len(tokens) != len(mine):
+    bad("tokens not unique: %r" % sorted(tokens))
+'
+log "$CONNS sockets in mode SMCR on that link group and link"
+
+# --- text forms and network namespaces ---
+grep -q "^$(printf %08x "$($PY -c "import json; print(json.load(open('$RESULTS/linkgroups.json'))['linkgroups'][0]['id'])")") " \
+	"$RESULTS/linkgroups.txt" || fail "smcctl linkgroups (text) lacks the link group: $(cat "$RESULTS/linkgroups.txt")"
+grep -q " ACTIVE .* rxe0 " "$RESULTS/links.txt" ||
+	fail "smcctl links (text) lacks the ACTIVE link: $(cat "$RESULTS/links.txt")"
+[ "$(grep -c '^  smcr lgr [0-9a-f]\{8\} link ' "$RESULTS/connections.txt")" -ge "$CONNS" ] ||
+	fail "smcctl connections (text): too few SMC-R lines: $(cat "$RESULTS/connections.txt")"
+for cmd in linkgroups links; do
+	out=$(unshare -n "$SMCCTL" --json "$cmd") || fail "smcctl $cmd in a new netns failed"
+	[ "$out" = "{\"$cmd\":[]}" ] || [ "$SMC_IMPL" = dist ] ||
+		fail "a new netns sees $cmd: $out"
+	log "a new netns: $cmd $out"
+done
+barrier checked
+
+# --- after close: the link group stays, without connections ---
+if [ "$VM_INDEX" -eq 1 ]; then
+	touch "$RELEASE"
+	wait_bg "$client" 60 || fail "smc_load client failed: $(tail -n 5 "$RESULTS/smc_load-client.log")"
+	grep -qx "conns=$CONNS bytes=$((CONNS * BYTES)) ok" "$RESULTS/smc_load-client.log" ||
+		fail "smc_load client: $(tail -n 3 "$RESULTS/smc_load-client.log")"
+else
+	wait_bg "$server" 60 || fail "smc_load server failed: $(tail -n 5 "$RESULTS/smc_load-server.log")"
+fi
+# A closed connection may linger, orphaned, until the peer's close arrived
+# or at most SMC_CLOSE_ORPHAN_TIME (60 s, net/smc/close.c).
+t0=$SECONDS
+deadline=$((SECONDS + 75))
+until "$SMCCTL" --json linkgroups >"$RESULTS/linkgroups-closed.json" &&
+	$PY -c "import json, sys
+lg = json.load(open('$RESULTS/linkgroups-closed.json'))['linkgroups']
+sys.exit(0 if len(lg) == 1 and lg[0]['conns'] == 0 else 1)"; do
+	[ "$SECONDS" -lt "$deadline" ] ||
+		fail "75 s after close: $(cat "$RESULTS/linkgroups-closed.json"), want one link group without connections"
+	[ -e "$RESULTS/connections-closing.json" ] || [ $((SECONDS - t0)) -lt 5 ] ||
+		"$SMCCTL" --json connections >"$RESULTS/connections-closing.json" || true
+	sleep 0.5
+done
+log "after close: no connection left after $((SECONDS - t0)) s: $(cat "$RESULTS/linkgroups-closed.json")"
+[ ! -e "$RESULTS/connections-closing.json" ] ||
+	log "sockets 5 s after close: $(cat "$RESULTS/connections-closing.json")"
+barrier done
+log "smcctl-smcr ok ($SMC_IMPL)"
