@@ -83,9 +83,30 @@ static int smc_tx_error(struct smc_sock *smc)
 	struct sock *sk = &smc->sk;
 
 	if (READ_ONCE(sk->sk_err) || (sk->sk_shutdown & SEND_SHUTDOWN) ||
-	    conn->local_done_writing || conn->peer_abort || conn->dead)
+	    conn->local_done_writing || conn->local_abort ||
+	    conn->peer_abort || conn->dead)
 		return sock_error(sk) ?: -EPIPE;
 	return 0;
+}
+
+/*
+ * conn->lock held.  The peer has closed: TCP would answer data sent now
+ * with a reset.  Play that reset here rather than wait for one (a peer
+ * running another implementation may never abort): the peer is told we
+ * are gone, and this socket sees EPIPE as after TCP's reset.
+ */
+static void smc_tx_peer_gone(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+
+	if (!conn->peer_closed || conn->peer_abort || conn->local_abort)
+		return;
+	conn->local_abort = true;
+	smc_cdc_push_locked(conn, true);
+	WRITE_ONCE(sk->sk_err, EPIPE);
+	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
+	smc_sk_wake(sk, EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP);
 }
 
 /* Wait until the send buffer has room or the connection broke. */
@@ -102,7 +123,11 @@ static int smc_tx_wait(struct smc_sock *smc, long *timeo)
 		rc = smc_tx_error(smc);
 		if (!rc && smc_tx_space(conn))
 			rc = 1;
+		else if (!rc)
+			smc_tx_peer_gone(smc);	/* room would never come */
 		spin_unlock_bh(&conn->lock);
+		if (!rc && READ_ONCE(conn->local_abort))
+			continue;	/* report the reset */
 		if (rc)
 			break;
 		if (!*timeo) {
@@ -117,6 +142,7 @@ static int smc_tx_wait(struct smc_sock *smc, long *timeo)
 			      READ_ONCE(conn->tx_done) != conn->tx_queued -
 			      conn->sndbuf->size || READ_ONCE(conn->dead) ||
 			      READ_ONCE(sk->sk_err) ||
+			      READ_ONCE(conn->peer_closed) ||
 			      READ_ONCE(conn->peer_abort), &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
@@ -174,6 +200,7 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 			conn->tx_corked = false;
 			rc = smc_cdc_push_locked(conn, false);
 		}
+		smc_tx_peer_gone(smc);
 		spin_unlock_bh(&conn->lock);
 		copied += n;
 		if (rc && rc != -EAGAIN)
