@@ -2390,6 +2390,9 @@ static void s_race_sf(int fd, struct log *L, struct sinfo *S)
 	free(b);
 }
 
+/* sendfile race rounds per variant; -1: rounds / 4 + 1 */
+static int g_sf_rounds = -1;
+
 static int run_race(struct cctx *C, int rounds, struct log *L)
 {
 	static const char *vn[] = { "during_connect", "peer_fin", "peer_rst", "self_shutdown" };
@@ -2420,7 +2423,7 @@ static int run_race(struct cctx *C, int rounds, struct log *L)
 		lg(L, vn[v], "rounds=%d", rounds);
 	}
 	/* sendfile racing connection establishment (file starts with header) */
-	for (v = 0; v < 2; v++) {
+	for (v = 0; v < 2 && g_sf_rounds; v++) {
 		size_t fsz = sizeof(struct hdr) + 2 * 1048576;
 		unsigned char *b = xmalloc(fsz);
 		char path[] = "/tmp/sockdiff-race.XXXXXX";
@@ -2442,7 +2445,7 @@ static int run_race(struct cctx *C, int rounds, struct log *L)
 			die("write");
 		free(b);
 		prev[0] = 0;
-		for (i = 0; i < rounds / 4 + 1; i++) {
+		for (i = 0; i < (g_sf_rounds < 0 ? rounds / 4 + 1 : g_sf_rounds); i++) {
 			fails += race_sendfile_round(C, ff, fsz, fsum, v, res, sizeof(res));
 			if (!prev[0] || strcmp(prev, res)) {
 				snprintf(st, sizeof(st), "sendfile_%s_r%d", v ? "peer_close" : "connect", i);
@@ -3004,7 +3007,7 @@ static void usage(void)
 		"usage: sockdiff server --port P [--family inet|smc] [--v6] [--bind IP] [--timeout S]\n"
 		"       sockdiff client --host IP --port P [--family inet|smc] [--v6] --out FILE [--only NAME,...] [--quit]\n"
 		"       sockdiff local  [--family inet|smc] [--v6] [--host LOCALIP] --out FILE [--only NAME,...]\n"
-		"       sockdiff race   --host IP --port P [--family inet|smc] [--v6] [--rounds N] [--out FILE] [--quit]\n"
+		"       sockdiff race   --host IP --port P [--family inet|smc] [--v6] [--rounds N] [--sf-rounds N] [--out FILE] [--quit]\n"
 		"       sockdiff quit   --host IP --port P [--family inet|smc] [--v6]   (stop a server)\n"
 		"       sockdiff compare A B\n"
 		"       sockdiff list\n");
@@ -3062,6 +3065,8 @@ int main(int argc, char **argv)
 			timeout = atoi(v), i++;
 		} else if (!strcmp(o, "--rounds")) {
 			rounds = atoi(v), i++;
+		} else if (!strcmp(o, "--sf-rounds")) {
+			g_sf_rounds = atoi(v), i++;
 		} else {
 			usage();
 		}

@@ -171,8 +171,14 @@ case "$VM_INDEX" in
 		--out "$RESULTS/race-oracle.txt"
 	saved_bad=$bad
 	[ $smcr_on = yes ] && before=$(smcr_counts)
+	# The distribution's module as server WARNs (cdc_pend_tx_wr < 0 in its
+	# smc_cdc_tx_handler) under the sendfile rounds, where a client keeps
+	# sending while the server closes: its bug, not run against it.
+	sf=
+	[ "$srv_impl" = dist ] && sf="--sf-rounds 0"
+	# shellcheck disable=SC2086
 	run race-pair race --host "$VM_IP_0" --port $P_FAM --family "$myfam" --rounds 30 \
-		--out "$RESULTS/race-pair.txt"
+		$sf --out "$RESULTS/race-pair.txt"
 	[ $smcr_on = yes ] && smcr_judge race-pair "$before" 1
 	if [ "$SMC_IMPL" = dist ] && [ "$bad" -ne "$saved_bad" ]; then
 		log "race-pair: the distribution's client failed (informational)"
