@@ -483,7 +483,8 @@ out:
 		sk_send_sigurg(sk);
 	if (wake)
 		smc_sk_wake(sk, wake);
-	if ((wake & (EPOLLHUP | EPOLLRDNORM)) && sock_flag(sk, SOCK_DEAD))
+	/* an orphaned connection waits for exactly such news */
+	if (sock_flag(sk, SOCK_DEAD))
 		smc_close_kick(smc);
 }
 

@@ -229,6 +229,22 @@ static struct smc_lgr *smc_hs_lgr_create(struct smc_hs *hs,
 	return smc_lgr_create(key, &lloc);
 }
 
+/* What a v2 first contact told about the peer, for smcctl/netlink. */
+static void smc_hs_lgr_peer(struct smc_lgr *lgr,
+			    const struct smc_clc_accept_confirm *ac)
+{
+	size_t n = SMC_CLC_HOSTNAME_LEN;
+
+	if (ac->hdr.version < SMC_V2 || !ac->hdr.first_contact)
+		return;
+	while (n && (ac->fce.hostname[n - 1] == ' ' ||
+		     !ac->fce.hostname[n - 1]))
+		n--;
+	lgr->peer_os = ac->fce.os_type;
+	memcpy(lgr->peer_hostname, ac->fce.hostname, n);
+	lgr->peer_hostname[n] = '\0';
+}
+
 /* Attach the socket's connection to @lgr on @link and give it buffers. */
 static u32 smc_hs_conn_attach(struct smc_sock *smc, struct smc_lgr *lgr,
 			      struct smc_link *link)
@@ -466,6 +482,7 @@ static u32 smc_hs_client_rdma(struct smc_sock *smc, struct smc_hs *hs)
 		goto out;
 	}
 	if (first) {
+		smc_hs_lgr_peer(lgr, acc);
 		reason = smc_llc_first_link_client(link, 2 * SMC_LLC_WAIT_TIME);
 		if (reason) {
 			reason = smc_hs_link_failed(smc, hs, reason);
@@ -628,6 +645,7 @@ static u32 smc_hs_server_rdma(struct smc_sock *smc, struct smc_hs *hs)
 			reason = SMC_CLC_DECL_ERR_RDYLNK;
 			goto out;
 		}
+		smc_hs_lgr_peer(lgr, cf);
 		reason = smc_llc_first_link_server(link, SMC_LLC_WAIT_TIME);
 		if (reason) {
 			reason = smc_hs_link_failed(smc, hs, reason);
