@@ -29,18 +29,17 @@ show_smcr() {
 	"$ctl" links || true
 }
 
-# Bytes the companion TCP connections to the port carried so far.
-tcp_bytes() {
-	ss -tni "( dport = :$port or sport = :$port )" 2>/dev/null |
-		awk '{ for (i = 1; i <= NF; i++) {
-			if ($i ~ /^bytes_acked:/) { split($i, a, ":"); s += a[2] }
-			if ($i ~ /^bytes_received:/) { split($i, a, ":"); r += a[2] } } }
-		END { printf "%d %d\n", s, r }'
+# TCP segments this VM sent and received so far (/proc/net/snmp): the
+# companion TCP connections carry only the handshake.
+tcp_segs() {
+	awk '$1 == "Tcp:" && $2 ~ /^[0-9]/ { print $12, $11 }' /proc/net/snmp
 }
+
 mod=$(lsmod | awk '$1 == "smc" {print $1}')
 log "vm$VM_INDEX $VM_IP impl=$SMC_IMPL module=${mod:-none}"
 rx0=$(rdma_counter rcvd_pkts)
 tx0=$(rdma_counter sent_pkts)
+read -r tcp_out0 tcp_in0 <<<"$(tcp_segs)"
 case "$VM_INDEX" in
 0)
 	run_bg smc_echo-server smc_echo -s -f smc -p "$port" -n "$conns" -t 240
@@ -64,7 +63,6 @@ case "$VM_INDEX" in
 	# While the first connection moves data: how the kernel sees it.
 	sleep 1
 	show_smcr
-	tcp_bytes >"$RESULTS/tcp-bytes"
 	rc=0
 	wait_bg "$client" 250 || rc=$?
 	cat "$RESULTS/smc_echo-client.log"
@@ -91,8 +89,6 @@ if [ "$VM_INDEX" -le 1 ]; then
 		log "fallbacks on vm$VM_INDEX (smcctl fallback):"
 		"$ctl" fallback || true
 	fi
-	if [ -s "$RESULTS/tcp-bytes" ]; then
-		read -r ts tr <"$RESULTS/tcp-bytes"
-		log "companion TCP connections (ss): $ts bytes sent, $tr received -- the CLC handshake, not the $((bytes * conns)) payload bytes"
-	fi
+	read -r tcp_out1 tcp_in1 <<<"$(tcp_segs)"
+	log "TCP segments +$((tcp_out1 - tcp_out0)) out, +$((tcp_in1 - tcp_in0)) in (the CLC handshakes); RoCE packets +$((tx1 - tx0)) out, +$((rx1 - rx0)) in (the $((bytes * conns)) payload bytes)"
 fi
