@@ -15,6 +15,7 @@ PKGS=(
 	qemu-system-x86 busybox-static cpio iproute2
 	rdma-core ibverbs-utils ibverbs-providers perftest
 	sparse
+	clang libbpf-dev bpftool
 )
 
 need_root() {

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smc_bpf policy: TCP sockets created by tasks in chosen cgroups become
+ * SMC sockets.
+ *
+ * socket(2) passes its protocol through update_socket_protocol(), a hook
+ * that fmod_ret programs may replace (Linux 6.6+, with CONFIG_MPTCP).
+ * For socket(AF_INET or AF_INET6, SOCK_STREAM, 0 or IPPROTO_TCP) made by a
+ * task inside one of the cgroups in cgroups[] (or below one), this returns
+ * IPPROTO_SMC: the program gets an SMC socket, which falls back to TCP by
+ * itself when the peer cannot do SMC.  Everything else keeps its protocol.
+ *
+ * Only the three integer arguments are read, so no kernel type is needed:
+ * no vmlinux.h, no CO-RE relocation.
+ */
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "smc_bpf.h"
+
+#define SMC_AF_INET		2
+#define SMC_AF_INET6		10
+#define SMC_SOCK_STREAM		1
+#define SMC_SOCK_TYPE_MASK	0xf	/* the rest are SOCK_NONBLOCK etc. */
+#define SMC_IPPROTO_TCP		6
+
+/* The cgroups of the policy, by slot; set by the loader (cgroup fds). */
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, SMC_BPF_SLOTS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+} cgroups SEC(".maps");
+
+/* What the loader knows about each slot, and how often it matched. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SMC_BPF_SLOTS);
+	__type(key, __u32);
+	__type(value, struct smc_bpf_slot);
+} slots SEC(".maps");
+
+SEC("fmod_ret/update_socket_protocol")
+int BPF_PROG(smc_policy, int family, int type, int protocol)
+{
+	struct smc_bpf_slot *slot;
+	__u32 i;
+
+	if (family != SMC_AF_INET && family != SMC_AF_INET6)
+		return protocol;
+	if ((type & SMC_SOCK_TYPE_MASK) != SMC_SOCK_STREAM)
+		return protocol;
+	if (protocol != 0 && protocol != SMC_IPPROTO_TCP)
+		return protocol;
+
+	for (i = 0; i < SMC_BPF_SLOTS; i++) {
+		/* 1: under it; 0: not; negative: empty slot */
+		if (bpf_current_task_under_cgroup(&cgroups, i) != 1)
+			continue;
+		slot = bpf_map_lookup_elem(&slots, &i);
+		if (slot)
+			__sync_fetch_and_add(&slot->converted, 1);
+		return IPPROTO_SMC;
+	}
+	return protocol;
+}
+
+char LICENSE[] SEC("license") = "GPL";
