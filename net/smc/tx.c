@@ -83,7 +83,7 @@ static int smc_tx_error(struct smc_sock *smc)
 	struct sock *sk = &smc->sk;
 
 	if (READ_ONCE(sk->sk_err) || (sk->sk_shutdown & SEND_SHUTDOWN) ||
-	    conn->local_done_writing || conn->local_abort ||
+	    conn->local_done_writing || conn->local_abort || conn->tx_reset ||
 	    conn->peer_abort || conn->dead)
 		return sock_error(sk) ?: -EPIPE;
 	return 0;
@@ -91,19 +91,21 @@ static int smc_tx_error(struct smc_sock *smc)
 
 /*
  * conn->lock held.  The peer has closed: TCP would answer data sent now
- * with a reset.  Play that reset here rather than wait for one (a peer
- * running another implementation may never abort): the peer is told we
- * are gone, and this socket sees EPIPE as after TCP's reset.
+ * with a reset, which discards what is unsent and gives EPIPE.  Play that
+ * reset here rather than wait for one: a peer running another
+ * implementation never aborts (and Linux 6.12's smc.ko misbehaves when it
+ * gets an abort while closing).  The peer still gets our close later.
  */
 static void smc_tx_peer_gone(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
 
-	if (!conn->peer_closed || conn->peer_abort || conn->local_abort)
+	if (!conn->peer_closed || conn->peer_abort || conn->tx_reset)
 		return;
-	conn->local_abort = true;
-	smc_cdc_push_locked(conn, true);
+	conn->tx_reset = true;
+	conn->tx_queued = conn->tx_written;
+	conn->tx_urg_end = 0;
 	WRITE_ONCE(sk->sk_err, EPIPE);
 	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
 	smc_sk_wake(sk, EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP);
@@ -126,7 +128,7 @@ static int smc_tx_wait(struct smc_sock *smc, long *timeo)
 		else if (!rc)
 			smc_tx_peer_gone(smc);	/* room would never come */
 		spin_unlock_bh(&conn->lock);
-		if (!rc && READ_ONCE(conn->local_abort))
+		if (!rc && READ_ONCE(conn->tx_reset))
 			continue;	/* report the reset */
 		if (rc)
 			break;
@@ -182,6 +184,8 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 		spin_lock_bh(&conn->lock);
 		conn->tx_queued += n;
 		rc = 0;
+		/* the bytes count as sent, as TCP's do before the reset */
+		smc_tx_peer_gone(smc);
 		if ((msg->msg_flags & MSG_OOB) && copied + n == len)
 			conn->tx_urg_end = conn->tx_queued;
 		if (copied + n == len && conn->tx_queued - conn->tx_done < size &&
@@ -200,7 +204,6 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 			conn->tx_corked = false;
 			rc = smc_cdc_push_locked(conn, false);
 		}
-		smc_tx_peer_gone(smc);
 		spin_unlock_bh(&conn->lock);
 		copied += n;
 		if (rc && rc != -EAGAIN)
