@@ -495,9 +495,9 @@ static void smc_lgr_idle_work(struct work_struct *work)
 	smc_lgr_put(lgr);		/* the timer's */
 }
 
-/* An active link of @lgr other than @link, or NULL. */
-static struct smc_link *smc_lgr_other_active(struct smc_lgr *lgr,
-					     struct smc_link *link)
+/* See llc.h: an active link of @lgr other than @link, or NULL. */
+struct smc_link *smc_lgr_other_active(struct smc_lgr *lgr,
+				      struct smc_link *link)
 {
 	int i;
 
@@ -549,7 +549,10 @@ static bool smc_lgr_uses(struct smc_lgr *lgr, struct smc_ib_dev *dev,
 	return false;
 }
 
-/* Terminate every lgr with a link on @dev (@port, or any port if 0). */
+/*
+ * Terminate every lgr with a link on @dev (@port, or any port if 0), or
+ * every lgr at all when @dev is NULL.
+ */
 static void smc_lgr_terminate_on(struct smc_ib_dev *dev, u8 port,
 				 bool notify_peer)
 {
@@ -560,7 +563,7 @@ static void smc_lgr_terminate_on(struct smc_ib_dev *dev, u8 port,
 		spin_lock_bh(&smc_lgrs_lock);
 		list_for_each_entry(lgr, &smc_lgrs, list) {
 			if (READ_ONCE(lgr->terminating) ||
-			    !smc_lgr_uses(lgr, dev, port))
+			    (dev && !smc_lgr_uses(lgr, dev, port)))
 				continue;
 			kref_get(&lgr->ref);
 			found = lgr;
@@ -1319,26 +1322,9 @@ int smc_lgr_init(void)
  */
 void smc_lgr_exit(void)
 {
-	struct smc_lgr *lgr, *found;
-
 	debugfs_remove(smc_lgr_debugfs);	/* waits for writers */
 	smc_lgr_debugfs = NULL;
-	do {
-		found = NULL;
-		spin_lock_bh(&smc_lgrs_lock);
-		list_for_each_entry(lgr, &smc_lgrs, list) {
-			if (READ_ONCE(lgr->terminating))
-				continue;
-			kref_get(&lgr->ref);
-			found = lgr;
-			break;
-		}
-		spin_unlock_bh(&smc_lgrs_lock);
-		if (found) {
-			smc_lgr_terminate(found, true);
-			smc_lgr_put(found);
-		}
-	} while (found);
+	smc_lgr_terminate_on(NULL, 0, true);
 
 	if (!wait_event_timeout(smc_lgr_waitq, !atomic_read(&smc_lgr_count),
 				SMC_LGR_TEARDOWN_WAIT))

@@ -438,19 +438,6 @@ static struct smc_link *smc_llc_link_by_id(struct smc_lgr *lgr, u8 link_id)
 	return NULL;
 }
 
-/* An active link other than @link, or NULL. */
-static struct smc_link *smc_llc_other_active(struct smc_lgr *lgr,
-					     struct smc_link *link)
-{
-	int i;
-
-	for (i = 0; i < SMC_LINKS_MAX; i++)
-		if (&lgr->links[i] != link &&
-		    READ_ONCE(lgr->links[i].state) == SMC_LINK_ACTIVE)
-			return &lgr->links[i];
-	return NULL;
-}
-
 static void smc_llc_drop_link(struct smc_lgr *lgr, struct smc_link *del);
 static bool smc_llc_queue_add(struct smc_lgr *lgr);
 
@@ -478,7 +465,7 @@ static void smc_llc_do_delete_link(struct smc_lgr *lgr,
 		m->flags |= SMC_LLC_FLAG_RESP;
 		m->delete_link.reason = del ? 0 : SMC_LLC_DEL_NOLNK;
 		if (smc_llc_send(link, m, SMC_LLC_WAIT_TIME) && del == link) {
-			via = smc_llc_other_active(lgr, del);
+			via = smc_lgr_other_active(lgr, del);
 			if (via)
 				smc_llc_send(via, m, SMC_LLC_WAIT_TIME);
 		}
@@ -490,7 +477,7 @@ static void smc_llc_do_delete_link(struct smc_lgr *lgr,
 		goto out;		/* already gone */
 	smc_llc_drop_link(lgr, del);
 	via = link != del && READ_ONCE(link->state) == SMC_LINK_ACTIVE ?
-	      link : smc_llc_other_active(lgr, del);
+	      link : smc_lgr_other_active(lgr, del);
 	if (via && !READ_ONCE(lgr->terminating)) {
 		/* the request goes back to the client, which answers it */
 		smc_llc_expect(llc, SMC_LLC_DELETE_LINK, false, via);
@@ -1105,7 +1092,7 @@ static void smc_llc_srv_add_link(struct smc_lgr *lgr)
 	if (READ_ONCE(lgr->terminating) || lgr->max_links < 2 ||
 	    !smc_llc_link_room(lgr))
 		return;
-	link = smc_llc_other_active(lgr, NULL);
+	link = smc_lgr_other_active(lgr, NULL);
 	if (!link)
 		return;
 	pairs = kcalloc(SMC_LLC_ADD_LINK_V2_MAX_RKEYS, sizeof(*pairs),
@@ -1330,7 +1317,7 @@ static void smc_llc_down_work(struct work_struct *work)
 		pr_info_ratelimited("lgr %*phN: link %u lost, its connections move\n",
 				    (int)sizeof(lgr->id), lgr->id, link_id);
 		smc_llc_drop_link(lgr, link);
-		via = smc_llc_other_active(lgr, link);
+		via = smc_lgr_other_active(lgr, link);
 		if (!via || READ_ONCE(lgr->terminating))
 			continue;
 		/* tell the peer; a server waits for the client's answer */

@@ -46,6 +46,8 @@ bool smc_llc_link_down(struct smc_lgr *lgr, struct smc_link *link);
  *                         @rkey; 0 or -ENOENT.
  */
 void smc_lgr_link_set_uid(struct smc_link *link);
+struct smc_link *smc_lgr_other_active(struct smc_lgr *lgr,
+				      struct smc_link *link);
 int smc_rtoken_confirm(struct smc_lgr *lgr, struct smc_link *link,
 		       const struct smc_llc_confirm_rkey *cr);
 int smc_rtoken_delete(struct smc_lgr *lgr, struct smc_link *link, u32 rkey);
