@@ -11,7 +11,7 @@ set -euo pipefail
 SETUP_STAMP=/var/lib/smc-r-project/setup.stamp
 PKGS=(
 	build-essential bc bison flex libelf-dev libssl-dev dwarves kmod
-	python3 xz-utils zstd
+	python3 python3-matplotlib xz-utils zstd
 	qemu-system-x86 busybox-static cpio iproute2
 	rdma-core ibverbs-utils ibverbs-providers perftest
 	sparse
