@@ -75,6 +75,35 @@ smcctl_path() {
 	echo "$RESULTS/smcctl"
 }
 
+# smc_preload_path: print the path of a current libsmc-preload.so: the
+# host's build unless it is missing or older than its source, else one
+# built here into $RESULTS.  Returns 1 when neither is possible.
+smc_preload_path() {
+	local dir=$REPO/tools/smc_run lib=$REPO/tools/smc_run/libsmc-preload.so
+
+	if [ -f "$lib" ] && ! [ "$lib" -ot "$dir/smc-preload.c" ]; then
+		echo "$lib"
+		return 0
+	fi
+	cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$RESULTS/libsmc-preload.so" \
+		"$dir/smc-preload.c" -ldl 2>"$RESULTS/preload-build.log" || return 1
+	echo "$RESULTS/libsmc-preload.so"
+}
+
+# rxe_gid_index: the GID index of rxe0's RoCE v2 GID for our IPv4 address.
+rxe_gid_index() {
+	local f i
+
+	for f in /sys/class/infiniband/rxe0/ports/1/gid_attrs/types/*; do
+		i=${f##*/}
+		[ "$(cat "$f" 2>/dev/null)" = "RoCE v2" ] || continue
+		case "$(cat /sys/class/infiniband/rxe0/ports/1/gids/"$i")" in
+		0000:0000:0000:0000:0000:ffff:*) echo "$i"; return 0 ;;
+		esac
+	done
+	return 1
+}
+
 # rdma_counter NAME [DEV]: a hw counter of port 1 of rxe0 (sent_pkts, ...).
 rdma_counter() {
 	cat "/sys/class/infiniband/${2:-rxe0}/ports/1/hw_counters/$1"

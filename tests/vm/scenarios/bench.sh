@@ -181,19 +181,7 @@ for impl in tcp dist ours; do
 done
 
 # raw verbs between the same VMs: the testbed's limit
-gid_index() {
-	local f i
-
-	for f in /sys/class/infiniband/rxe0/ports/1/gid_attrs/types/*; do
-		i=${f##*/}
-		[ "$(cat "$f" 2>/dev/null)" = "RoCE v2" ] || continue
-		case "$(cat /sys/class/infiniband/rxe0/ports/1/gids/"$i")" in
-		0000:0000:0000:0000:0000:ffff:*) echo "$i"; return 0 ;;
-		esac
-	done
-	return 1
-}
-gidx=$(gid_index) || fail "no RoCE v2 IPv4 GID on rxe0"
+gidx=$(rxe_gid_index) || fail "no RoCE v2 IPv4 GID on rxe0"
 raw_iters=100
 [ "$size" = full ] && raw_iters=500
 vport=18600

@@ -22,13 +22,8 @@ dir=$REPO/tools/smc_run
 SMC_RUN=$dir/smc_run
 msg='cannot create AF_SMC sockets (Address family not supported by protocol, is the smc module loaded?): using TCP'
 
-lib=$dir/libsmc-preload.so
-if [ ! -f "$lib" ] || [ "$lib" -ot "$dir/smc-preload.c" ]; then
-	lib=$RESULTS/libsmc-preload.so
-	cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$lib" "$dir/smc-preload.c" -ldl ||
-		fail "cannot build libsmc-preload.so"
-	log "built $lib (no current host build)"
-fi
+# The preload library: the host build if it is current, else built here.
+lib=$(smc_preload_path) || fail "cannot build libsmc-preload.so"
 export SMC_PRELOAD_LIB=$lib
 
 echo /bin/true >/proc/sys/kernel/modprobe || fail "cannot turn off module autoloading"

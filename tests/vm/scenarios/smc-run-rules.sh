@@ -37,14 +37,8 @@ PROBE=$dir/rules_probe.py
 release=$SHARED/smc-run-rules.release
 lport=40001
 
-# The preload library: the host build if it is current, else build it here.
-lib=$dir/libsmc-preload.so
-if [ ! -f "$lib" ] || [ "$lib" -ot "$dir/smc-preload.c" ]; then
-	lib=$RESULTS/libsmc-preload.so
-	cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$lib" "$dir/smc-preload.c" -ldl ||
-		fail "cannot build libsmc-preload.so"
-	log "built $lib (no current host build)"
-fi
+# The preload library: the host build if it is current, else built here.
+lib=$(smc_preload_path) || fail "cannot build libsmc-preload.so"
 export SMC_PRELOAD_LIB=$lib
 SMCCTL=$(smcctl_path) || fail "cannot find or build smcctl"
 : >"$RESULTS/smcr-problems"

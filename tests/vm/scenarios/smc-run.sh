@@ -26,14 +26,8 @@ SMC_RUN=$dir/smc_run
 XFER=$dir/tcp_xfer.py
 release=$SHARED/smc-run.release
 
-# The preload library: the host build if it is current, else build it here.
-lib=$dir/libsmc-preload.so
-if [ ! -f "$lib" ] || [ "$lib" -ot "$dir/smc-preload.c" ]; then
-	lib=$RESULTS/libsmc-preload.so
-	cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$lib" "$dir/smc-preload.c" -ldl ||
-		fail "cannot build libsmc-preload.so"
-	log "built $lib (no current host build)"
-fi
+# The preload library: the host build if it is current, else built here.
+lib=$(smc_preload_path) || fail "cannot build libsmc-preload.so"
 export SMC_PRELOAD_LIB=$lib
 
 # smcctl likewise; without it the sock_diag check is skipped.

@@ -19,19 +19,7 @@ for ip in $PEER_IPS; do
 done
 barrier pinged
 
-# Find the GID index of the RoCE v2 GID carrying our IPv4 address.
-gid_index() {
-	local f i
-	for f in /sys/class/infiniband/rxe0/ports/1/gid_attrs/types/*; do
-		i=${f##*/}
-		[ "$(cat "$f" 2>/dev/null)" = "RoCE v2" ] || continue
-		case "$(cat /sys/class/infiniband/rxe0/ports/1/gids/"$i")" in
-		0000:0000:0000:0000:0000:ffff:*) echo "$i"; return 0 ;;
-		esac
-	done
-	return 1
-}
-gidx=$(gid_index) || fail "no RoCE v2 IPv4 GID on rxe0"
+gidx=$(rxe_gid_index) || fail "no RoCE v2 IPv4 GID on rxe0"
 log "RoCE v2 GID index $gidx"
 
 rx0=$(rdma_counter rcvd_pkts)
