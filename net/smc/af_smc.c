@@ -232,6 +232,12 @@ static int smc_release(struct socket *sock)
 
 	lock_sock(sk);
 	sock_orphan(sk);
+	/*
+	 * An SMC-R connection outlives @sock, and so does its clcsock: let
+	 * TCP's wake-ups go to the clcsock's own queue, not to freed memory.
+	 */
+	if (smcr)
+		smc_clcsock_redirect_wq(smc, smc->clcsock);
 	sock->sk = NULL;
 	release_sock(sk);
 	if (smcr)
