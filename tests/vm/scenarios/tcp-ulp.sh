@@ -77,6 +77,9 @@ if [ "$VM_INDEX" -eq 0 ]; then
 	cat "$RESULTS/server.log"
 	grep -q "^conns=$conns ok$" "$RESULTS/server.log" ||
 		smcr_problem "server summary is not 'conns=$conns ok'"
+	# children are AF_SMC sockets; the ULP record stays with the listener
+	[ "$(grep -c '^accepted [0-9]*: SO_DOMAIN=43 TCP_ULP=""$' "$RESULTS/server.log")" -eq "$conns" ] ||
+		smcr_problem "accepted sockets: $(grep '^accepted' "$RESULTS/server.log" | paste -sd';')"
 	grep -E '^conn [0-9]+: echoed' "$RESULTS/server.log" |
 		sed -E 's/^conn ([0-9]+): echoed ([0-9]+) bytes sum=/\1 \2 /' |
 		sort >"$SHARED/server.sums" || true

@@ -495,6 +495,7 @@ static int server(void)
 {
 	struct sockaddr_storage ss;
 	int lfd, fd, one = 1, i, status, rc = 0;
+	char ulp[32];
 	pid_t pid;
 
 	lfd = smc_listener();
@@ -509,7 +510,9 @@ static int server(void)
 		fd = accept(lfd, NULL, NULL);
 		if (fd < 0)
 			die("accept");
-		printf("accepted %d: SO_DOMAIN=%d\n", i, sol_int(fd, SO_DOMAIN));
+		get_ulp(fd, ulp, sizeof(ulp));
+		printf("accepted %d: SO_DOMAIN=%d TCP_ULP=\"%s\"\n", i,
+		       sol_int(fd, SO_DOMAIN), ulp);
 		fflush(stdout);
 		pid = fork();
 		if (pid < 0)
