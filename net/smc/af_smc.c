@@ -211,9 +211,12 @@ int smc_sock_open(struct smc_sock *smc, struct socket *sock, int family,
 }
 
 /*
- * Make @clcsock, an unconnected TCP socket, the companion of @smc (new and
- * owned by @sock) and make @smc visible to sock_diag.  Cannot fail: the
- * TCP_ULP path (ulp.c) calls it once nothing may be undone any more.
+ * Make @clcsock, an unconnected TCP socket, the companion of @smc (new)
+ * and make @smc visible to sock_diag.  @sock is the socket the application
+ * holds: @smc's own, or for TCP_ULP (ulp.c) the fd's TCP socket; the
+ * clcsock wakes its queue and its SOL_SOCKET options come to
+ * smc_setsockopt().  Cannot fail: ulp.c calls it once nothing may be
+ * undone any more.
  */
 void smc_sock_adopt(struct smc_sock *smc, struct socket *sock,
 		    struct socket *clcsock)

@@ -2,73 +2,101 @@
 /*
  * Shared Memory Communications over RDMA: the TCP upper-layer protocol
  * "smc".  setsockopt(fd, SOL_TCP, TCP_ULP, "smc", 4) on a fresh TCP socket
- * turns the fd into an SMC socket whose clcsock is that TCP socket.
+ * makes the fd run SMC.  The fd stays a TCP socket: SMC is attached to it
+ * the way kTLS attaches to TCP, by a ULP context and new proto_ops.
  *
  * Three struct socket take part:
  *
- *  - the file's own socket ("shell"): its inode stays the file's inode and
- *    its dentry's, so fstat, /proc/PID/fd, file locks and LSM file labels
- *    see nothing change.  It keeps pointing at the TCP sock, so a thread
- *    that read TCP's proto_ops from it before the switch finishes its call
- *    on a coherent TCP socket; its new proto_ops hand every call to the
- *    SMC socket;
- *  - the SMC socket: a new one, published in file->private_data, which is
- *    what every later socket call on the fd looks up.  Its inode gets the
- *    file inode's number, so sock_diag and /proc/PID/fd agree;
- *  - the clcsock: a new socket without a file that the TCP sock is
- *    grafted onto, with TCP's proto_ops and their module reference.
+ *  - the file's own socket ("shell"): it is the file's socket, and its
+ *    ->sk is the TCP sock, for the file's whole life; neither the file
+ *    (private_data, inode, dentry) nor shell->sk is ever changed.  Only
+ *    its proto_ops are switched, to ops that hand every call to the SMC
+ *    socket;
+ *  - the SMC socket: an internal struct socket that no file refers to.
+ *    The TCP sock's ULP context (icsk_ulp_data) points at it, and that is
+ *    how the shell's ops find it.  Its ->file is the shell's file, lent
+ *    for code that looks at the file (O_NONBLOCK, splice); its inode gets
+ *    the file inode's number, so sock_diag and /proc/PID/fd agree;
+ *  - the clcsock: a new file-less struct socket that the TCP sock is
+ *    grafted onto (TCP's proto_ops), so the SMC socket drives the very TCP
+ *    connection the fd was created with.  Its inode also gets the file
+ *    inode's number, for TCP's sock_diag and /proc/net/tcp.
  *
- * close() ends in sock_close() on the file's inode, that is on the shell:
- * its .release releases the SMC socket, which releases its clcsock and
- * with it the TCP sock, as for any AF_SMC socket.
+ * Publication: smc_ulp_init() runs under the TCP sock's lock.  It builds
+ * the SMC socket completely, stores it in icsk_ulp_data (release) and only
+ * then switches the shell's ops (release).  A shell op runs only after its
+ * caller read the new ops, and reads icsk_ulp_data after an smp_rmb(), so
+ * it always finds the complete SMC socket.  icsk_ulp_data is never cleared
+ * while the file is open, and the shell holds a reference on the TCP sock
+ * until its release, so shell->sk stays valid memory even once TCP is done.
  *
- * Wait queues: both socks wake the SMC socket's queue from the switch on.
- * A socket that is being polled or has fasync set when TCP_ULP comes is
- * refused (EBUSY): its waiters sit on the shell's queue.  Those of a
- * poll()/select() racing with the switch are woken once, so they poll
- * again and find the SMC socket.
+ * A thread that read TCP's ops just before the switch may still finish
+ * its call on the TCP sock.  The switch parks the shell's state at
+ * SS_DISCONNECTING, which TCP's connect() and listen() refuse (EINVAL)
+ * once they get the sock lock, so such a thread cannot connect or listen
+ * the TCP sock behind the SMC socket's back.  A SOL_SOCKET setsockopt()
+ * racing the switch may fail with ENOPROTOOPT or reach TCP only.
  *
- * The hook returns 0, so TCP records the ULP in the TCP sock
- * (icsk_ulp_ops, with a module reference dropped when the TCP sock is
- * destroyed).  getsockopt(TCP_ULP) on the fd is answered by the clcsock
- * and says "smc".  TCP children accepted by the clcsock do not inherit it.
- * getsockopt(SO_DOMAIN) says AF_SMC and SO_PROTOCOL SMCPROTO_SMC or
- * SMCPROTO_SMC6, as for socket(AF_SMC, ...); TCP_ULP again on the fd is
- * refused by smc_setsockopt() (EOPNOTSUPP).
+ * Wait queues: the SMC sock and the TCP sock both wake the shell's queue
+ * (their sk_wq point there), so poll(), epoll and blocking calls that
+ * registered on the fd before, during or after the switch are all woken;
+ * the shell's .poll waits on the shell's queue itself and asks the SMC
+ * socket only for the mask.  SIGIO (O_ASYNC) works too: sock_fasync() on
+ * the fd flags the TCP sock, and the SMC sock is flagged from the switch
+ * on; the signal is sent only while the shell's fasync list has entries.
+ * On close, no sock is left pointing at the shell's queue: the SMC sock
+ * is orphaned, and the TCP sock is orphaned by its release (TCP mode) or
+ * sent to the clcsock's queue (an SMC-R connection that outlives the fd,
+ * see smc_release()).
+ *
+ * close() ends in the shell's .release: it releases the SMC socket, which
+ * releases its clcsock and with it the TCP sock, as for any AF_SMC socket.
+ *
+ * What the fd says: the kernel answers getsockopt(SOL_SOCKET) from the
+ * TCP sock, so SO_DOMAIN is AF_INET or AF_INET6 and SO_PROTOCOL
+ * IPPROTO_TCP, and SO_ERROR reports the TCP connection's errors (errors
+ * of an SMC-R connection come back from the calls themselves and as
+ * EPOLLERR).  setsockopt(SOL_SOCKET) reaches both socks (the shell gets
+ * SOCK_CUSTOM_SOCKOPT, see smc_setsockopt()).  getsockopt(TCP_ULP) says
+ * "smc"; TCP_ULP again is refused (EOPNOTSUPP).  Sockets accepted from a
+ * TCP_ULP listener are AF_SMC sockets (SO_DOMAIN AF_SMC), as accept() on
+ * any AF_SMC listener gives, and their TCP socks carry no ULP record.
  */
 #include <linux/module.h>
 #include <linux/net.h>
-#include <linux/file.h>
-#include <linux/fs.h>
 #include <linux/security.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 #include "smc.h"
 
 /*
- * The shell's proto_ops.  A call that looked the fd up before the switch
- * but read the shell's ops after it lands here and is handed to the SMC
- * socket, where it would have gone a moment later.
+ * The shell's proto_ops: each hands the call to the SMC socket.  The
+ * caller read the shell's ops (READ_ONCE) before calling us; the smp_rmb()
+ * orders that read before ours of icsk_ulp_data and pairs with the
+ * smp_store_release() of the ops in smc_ulp_init(), which came after the
+ * SMC socket was stored.  The file holds the shell, the shell holds the
+ * TCP sock and the SMC socket lives until the shell's release.
  */
 static struct socket *smc_ulp_fd_socket(struct socket *shell)
 {
-	/* pairs with the release of the shell's ops in smc_ulp_take_over() */
+	struct inet_connection_sock *icsk = inet_csk(shell->sk);
+
+	/* our ops were read before: so is the SMC socket they came after */
 	smp_rmb();
-	return READ_ONCE(shell->file->private_data);
+	return rcu_dereference_raw(icsk->icsk_ulp_data);
 }
 
-/*
- * The file is being closed: no call is inside the shell any more, and
- * file->private_data is the SMC socket smc_ulp_take_over() put there.
- */
+/* The file is being closed: no call is inside the shell any more. */
 static int smc_ulp_shell_release(struct socket *shell)
 {
-	struct socket *smcsock = shell->file->private_data;
+	struct sock *tcpsk = shell->sk;
+	struct socket *smcsock = smc_ulp_fd_socket(shell);
 
-	shell->sk = NULL;
-	/* owned by the file until now: sock_release() frees its inode */
+	/* lent by the file, see smc_ulp_init(); sock_release() frees its inode */
 	smcsock->file = NULL;
+	/* leaves no sock pointing at the shell's wait queue */
 	sock_release(smcsock);
+	sock_put(tcpsk);
 	return 0;
 }
 
@@ -111,7 +139,9 @@ static __poll_t smc_ulp_shell_poll(struct file *file, struct socket *shell,
 {
 	struct socket *sock = smc_ulp_fd_socket(shell);
 
-	return sock->ops->poll(file, sock, wait);
+	/* both socks wake the shell's queue; the SMC socket gives the mask */
+	sock_poll_wait(file, shell, wait);
+	return sock->ops->poll(file, sock, NULL);
 }
 
 static int smc_ulp_shell_ioctl(struct socket *shell, unsigned int cmd,
@@ -243,14 +273,20 @@ static int smc_ulp_check(struct sock *sk)
 	if (!sock->file || sock->state != SS_UNCONNECTED ||
 	    sk->sk_state != TCP_CLOSE)
 		return -ENOTCONN;
-	/*
-	 * Pollers and fasync are on the shell's queue and would miss the SMC
-	 * socket's wake-ups.  No barrier needed: the lock we hold orders
-	 * fasync, and a racing poll() is woken by smc_ulp_take_over().
-	 */
-	if (sock->wq.fasync_list || waitqueue_active(&sock->wq.wait))
-		return -EBUSY;
 	return 0;
+}
+
+/*
+ * Make @clcsock the TCP sock's socket, as sock_graft() would, but leave
+ * its sk_wq on the shell's queue: waiters of the fd sit there.
+ */
+static void smc_ulp_graft(struct sock *tcpsk, struct socket *clcsock)
+{
+	write_lock_bh(&tcpsk->sk_callback_lock);
+	clcsock->sk = tcpsk;
+	sk_set_socket(tcpsk, clcsock);
+	security_sock_graft(tcpsk, clcsock);
+	write_unlock_bh(&tcpsk->sk_callback_lock);
 }
 
 /*
@@ -258,19 +294,18 @@ static int smc_ulp_check(struct sock *sk)
  * Everything that can fail comes first; on failure the TCP socket is
  * untouched.
  */
-static int smc_ulp_take_over(struct sock *tcpsk)
+static int smc_ulp_init(struct sock *tcpsk)
 {
-	struct socket *tcpsock = tcpsk->sk_socket;
+	struct socket *shell = tcpsk->sk_socket;
 	struct socket *smcsock, *clcsock;
 	struct inode *inode;
 	struct smc_sock *smc;
-	struct file *file;
 	int rc;
 
 	rc = smc_ulp_check(tcpsk);
 	if (rc)
 		return rc;
-	inode = SOCK_INODE(tcpsock);
+	inode = SOCK_INODE(shell);
 	clcsock = sock_alloc();
 	if (!clcsock)
 		return -ENFILE;
@@ -281,6 +316,7 @@ static int smc_ulp_take_over(struct sock *tcpsk)
 	}
 	SOCK_INODE(clcsock)->i_uid = inode->i_uid;
 	SOCK_INODE(clcsock)->i_gid = inode->i_gid;
+	SOCK_INODE(clcsock)->i_ino = inode->i_ino;
 	SOCK_INODE(smcsock)->i_uid = inode->i_uid;
 	SOCK_INODE(smcsock)->i_gid = inode->i_gid;
 	SOCK_INODE(smcsock)->i_ino = inode->i_ino;
@@ -295,24 +331,35 @@ static int smc_ulp_take_over(struct sock *tcpsk)
 	/* LSMs label the new sock as the one it stands in for */
 	security_sk_clone(tcpsk, &smc->sk);
 
-	/* The TCP sock, with its ops and their module reference. */
+	/* The TCP sock, with its ops (built in: no module reference). */
 	clcsock->type = SOCK_STREAM;
 	clcsock->state = SS_UNCONNECTED;
-	clcsock->ops = tcpsock->ops;
-	sock_graft(tcpsk, clcsock);
+	clcsock->ops = shell->ops;
+	smc_ulp_graft(tcpsk, clcsock);
 
-	file = tcpsock->file;
 	__module_get(THIS_MODULE);		/* for smc_ops */
 	smcsock->ops = &smc_ops;
 	smcsock->state = SS_UNCONNECTED;
-	smcsock->file = file;
-	smc_sock_adopt(smc, smcsock, clcsock);
+	/* lent, never owned: the shell's release takes it back first */
+	smcsock->file = shell->file;
+	/* the SMC sock wakes the fd's waiters; SIGIO if they asked for it */
+	rcu_assign_pointer(smc->sk.sk_wq, &shell->wq);
+	sock_set_flag(&smc->sk, SOCK_FASYNC);
+	/*
+	 * The shell is the socket whose queue the clcsock wakes and whose
+	 * SOL_SOCKET setsockopt() must reach both socks.
+	 */
+	smc_sock_adopt(smc, shell, clcsock);
 
-	/* socket calls look the fd up here: publish a complete socket */
-	smp_store_release(&file->private_data, smcsock);
+	/* keeps shell->sk valid until the shell's release */
+	sock_hold(tcpsk);
+	/* what the shell's ops look up: publish a complete socket */
+	rcu_assign_pointer(inet_csk(tcpsk)->icsk_ulp_data, smcsock);
+	/* TCP's connect() and listen() refuse this state (EINVAL) */
+	shell->state = SS_DISCONNECTING;
 	__module_get(THIS_MODULE);		/* for the shell's ops */
-	smp_store_release(&tcpsock->ops, &smc_ulp_shell_ops);
-	wake_up_interruptible_all(&tcpsock->wq.wait);
+	/* after icsk_ulp_data; pairs with smp_rmb() in smc_ulp_fd_socket() */
+	smp_store_release(&shell->ops, &smc_ulp_shell_ops);
 	return 0;
 
 out_smc:
@@ -330,12 +377,13 @@ static void smc_ulp_clone(const struct request_sock *req, struct sock *newsk,
 			  const gfp_t priority)
 {
 	inet_csk(newsk)->icsk_ulp_ops = NULL;
+	RCU_INIT_POINTER(inet_csk(newsk)->icsk_ulp_data, NULL);
 }
 
 static struct tcp_ulp_ops smc_tcp_ulp __read_mostly = {
 	.name	= "smc",
 	.owner	= THIS_MODULE,
-	.init	= smc_ulp_take_over,
+	.init	= smc_ulp_init,
 	.clone	= smc_ulp_clone,
 };
 
