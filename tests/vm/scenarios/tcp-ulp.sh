@@ -5,11 +5,17 @@
 # setsockopt(SOL_TCP, TCP_ULP, "smc") (tests/vm/tools/tcp_ulp.c).
 #   1. ours only, every VM: `tcp_ulp probe`, the refusals with their exact
 #      errno (connected or listening socket ENOTCONN, UDP ENOPROTOOPT, a
-#      second TCP_ULP EOPNOTSUPP, an unknown name ENOENT, a socket in an
-#      epoll set EBUSY, AF_SMC and IPPROTO_SMC sockets EOPNOTSUPP), each
-#      refused socket still working as TCP, and what a switched socket
-#      says: SO_DOMAIN AF_SMC, SO_PROTOCOL 0 (1 for AF_INET6), TCP_ULP
-#      "smc";
+#      second TCP_ULP EOPNOTSUPP, an unknown name ENOENT, AF_SMC and
+#      IPPROTO_SMC sockets EOPNOTSUPP), each refused socket still working
+#      as TCP, and what a switched socket says: it stays the fd's TCP
+#      socket, SO_DOMAIN AF_INET or AF_INET6, SO_PROTOCOL IPPROTO_TCP,
+#      TCP_ULP "smc"; an epoll set and O_ASYNC set up before the switch
+#      report the switched socket's connect and data.  Then `tcp_ulp
+#      stress`: TCP_ULP_ROUNDS (default 2000) fresh sockets, each used at
+#      once by setsockopt(TCP_ULP), connect() to a loopback AF_SMC
+#      listener, listen() and poll()/epoll while it is closed; only known
+#      errnos, no hang, and the SMC socket count of /proc/net/protocols
+#      back to where it was (the module's unload in 4. checks the rest);
 #   2. VM 1 opens TCP_ULP_CONNS (default 2) AF_INET connections to VM 0's
 #      AF_INET TCP_ULP listener and echoes TCP_ULP_BYTES (default 2 MiB)
 #      on each, every byte checked by the client and the FNV-1a sums of
@@ -32,10 +38,16 @@ set -euo pipefail
 [ "$VM_COUNT" -eq 2 ] || fail "tcp-ulp needs exactly two VMs"
 [ "$SMC_IMPL" != none ] || fail "tcp-ulp needs an SMC module on every VM"
 conns=${TCP_ULP_CONNS:-2}
+rounds=${TCP_ULP_ROUNDS:-2000}
 bytes=${TCP_ULP_BYTES:-2097152}
 port=5400
 port6=5401
 release=$SHARED/tcp-ulp.release
+
+# SMC sockets in use in this namespace (/proc/net/protocols)
+smc_sockets() {
+	awk '$1 == "SMC" { print $3 }' /proc/net/protocols
+}
 
 smcr_setup
 
@@ -46,6 +58,19 @@ if [ "$SMC_IMPL" = ours ]; then
 	log "probe: $(grep -c ' ok$' "$RESULTS/probe.log") cases ok"
 	grep -q '^case connected: errno ENOTCONN' "$RESULTS/probe.log" ||
 		fail "probe did not run the connected case"
+	base=$(smc_sockets)
+	t0=$SECONDS
+	tcp_ulp stress -n "$rounds" -t 60 >"$RESULTS/stress.log" 2>&1 ||
+		fail "tcp_ulp stress: $(grep -E 'UNEXPECTED|tcp_ulp:' "$RESULTS/stress.log" | head -n 3 | paste -sd';')"
+	grep -qx "stress rounds=$rounds ok" "$RESULTS/stress.log" ||
+		fail "stress summary is not 'stress rounds=$rounds ok'"
+	deadline=$((SECONDS + 20))
+	until [ "$(smc_sockets)" -eq "$base" ]; do
+		[ "$SECONDS" -lt "$deadline" ] ||
+			fail "SMC sockets after stress: $(smc_sockets), before: $base"
+		sleep 0.5
+	done
+	log "stress: $rounds rounds in $((SECONDS - t0)) s, SMC sockets back to $base; $(grep -v '^stress' "$RESULTS/stress.log" | paste -sd';')"
 fi
 
 # The server's listener: TCP_ULP if its module has the ULP.  Debian's
@@ -58,6 +83,12 @@ if [ "$VM_INDEX" -eq 0 ] && ! out=$(tcp_ulp has-ulp 2>&1); then
 	log "dist: $out; the server listens on an AF_SMC socket"
 	listener_opt=(-a)
 fi
+# a TCP_ULP socket stays the TCP socket it was; an AF_SMC one says AF_SMC
+if [ ${#listener_opt[@]} -eq 0 ]; then
+	want_listener=2 want_lproto=6 want_listener6=10 want_lproto6=6
+else
+	want_listener=43 want_lproto=0 want_listener6=43 want_lproto6=1
+fi
 
 smcr_snapshot before
 barrier snapshot
@@ -67,7 +98,7 @@ if [ "$VM_INDEX" -eq 0 ]; then
 	run_bg server tcp_ulp server "${listener_opt[@]}" -p "$port" -n "$conns" -t 120
 	server=$BG_PID
 	wait_file_line "$RESULTS/server.log" '^listening' 30
-	grep -q '^listener: SO_DOMAIN=43 SO_PROTOCOL=0$' "$RESULTS/server.log" ||
+	grep -q "^listener: SO_DOMAIN=$want_listener SO_PROTOCOL=$want_lproto\$" "$RESULTS/server.log" ||
 		smcr_problem "listener: $(head -n 1 "$RESULTS/server.log")"
 	barrier listening
 	barrier holding 150
@@ -100,8 +131,8 @@ else
 	cat "$RESULTS/client.log"
 	grep -qx "conns=$conns bytes=$((conns * bytes)) ok" "$RESULTS/client.log" ||
 		smcr_problem "client summary is not 'conns=$conns bytes=$((conns * bytes)) ok'"
-	[ "$(grep -c '^socket [0-9]*: SO_DOMAIN=43 SO_PROTOCOL=0$' "$RESULTS/client.log")" -eq "$conns" ] ||
-		smcr_problem "client sockets do not all say SO_DOMAIN=43 SO_PROTOCOL=0"
+	[ "$(grep -c '^socket [0-9]*: SO_DOMAIN=2 SO_PROTOCOL=6$' "$RESULTS/client.log")" -eq "$conns" ] ||
+		smcr_problem "client sockets do not all say SO_DOMAIN=2 SO_PROTOCOL=6"
 	grep -E '^conn [0-9]+: sent' "$RESULTS/client.log" |
 		sed -E 's/^conn ([0-9]+): sent ([0-9]+) bytes sum=/\1 \2 /' |
 		sort >"$SHARED/client.sums" || true
@@ -153,7 +184,7 @@ if [ "$VM_INDEX" -eq 0 ]; then
 	run_bg server6 tcp_ulp server "${listener_opt[@]}" -6 -p "$port6" -n 1 -t 90
 	server=$BG_PID
 	wait_file_line "$RESULTS/server6.log" '^listening' 30
-	grep -q '^listener: SO_DOMAIN=43 SO_PROTOCOL=1$' "$RESULTS/server6.log" ||
+	grep -q "^listener: SO_DOMAIN=$want_listener6 SO_PROTOCOL=$want_lproto6\$" "$RESULTS/server6.log" ||
 		smcr_problem "IPv6 listener: $(head -n 1 "$RESULTS/server6.log")"
 	barrier listening6
 	barrier holding6 120
@@ -183,8 +214,8 @@ else
 	cat "$RESULTS/client6.log"
 	grep -qx "conns=1 bytes=262144 ok" "$RESULTS/client6.log" ||
 		smcr_problem "IPv6 client summary is not 'conns=1 bytes=262144 ok'"
-	grep -q '^socket 0: SO_DOMAIN=43 SO_PROTOCOL=1$' "$RESULTS/client6.log" ||
-		smcr_problem "IPv6 client socket does not say SO_DOMAIN=43 SO_PROTOCOL=1"
+	grep -q '^socket 0: SO_DOMAIN=10 SO_PROTOCOL=6$' "$RESULTS/client6.log" ||
+		smcr_problem "IPv6 client socket does not say SO_DOMAIN=10 SO_PROTOCOL=6"
 	grep -E '^conn 0: sent' "$RESULTS/client6.log" | sed 's/.*sum=//' >"$SHARED/client6.sum" || true
 fi
 barrier done6 90

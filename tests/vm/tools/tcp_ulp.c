@@ -6,8 +6,10 @@
  *   tcp_ulp probe
  *	Every case prints "case NAME: ... ok" or "... UNEXPECTED": what the
  *	switch refuses (exact errno) and that a refused socket goes on
- *	working as TCP; what a switched socket says it is (SO_DOMAIN AF_SMC,
- *	SO_PROTOCOL 0 or 1, TCP_ULP "smc").  Ends with "probe ok" (exit 0).
+ *	working as TCP; what a switched socket says it is (the TCP socket
+ *	it stays: SO_DOMAIN AF_INET or AF_INET6, SO_PROTOCOL IPPROTO_TCP,
+ *	TCP_ULP "smc"); that epoll and SIGIO set up before the switch still
+ *	report the switched socket.  Ends with "probe ok" (exit 0).
  *   tcp_ulp has-ulp
  *	Exit 0 if TCP_ULP "smc" switches a fresh TCP socket, else print the
  *	errno and exit 1 (Debian's 6.12 smc.ko no longer has the ULP).
@@ -21,6 +23,13 @@
  *	seeded data sent on each and every echoed byte checked; prints
  *	"conn I: sent N bytes sum=X".  With -W, "holding N" and wait for
  *	FILE before closing.  Ends with "conns=N bytes=TOTAL ok".
+ *   tcp_ulp stress [-n ROUNDS] [-t SECS]
+ *	ROUNDS times: a fresh TCP socket that four threads use at once,
+ *	setsockopt(TCP_ULP "smc"), a non-blocking connect() to a local
+ *	AF_SMC listener, listen() and poll()/epoll, while the main thread
+ *	closes it.  Every call may fail, with an errno from a known list;
+ *	every wait is bounded.  Prints the errno counts of each call and
+ *	"stress rounds=N ok", or "UNEXPECTED" lines and exit 1.
  *
  * -6: AF_INET6 sockets (ADDR may be IPv4-mapped).  -t bounds every send
  * and receive and, with a margin, the whole run.
@@ -32,10 +41,15 @@
 #include <netinet/tcp.h>
 #include <stdbool.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -202,18 +216,20 @@ static bool byte_passes(int a, int b)
 	return write(a, &c, 1) == 1 && read(b, &d, 1) == 1 && d == 'u';
 }
 
-/* What a switched socket must say it is. */
+/*
+ * What a switched socket must say it is: the TCP socket it stays, with
+ * the ULP "smc" attached.
+ */
 static void check_switched(const char *name, int fd, int fam)
 {
 	int dom = sol_int(fd, SO_DOMAIN), proto = sol_int(fd, SO_PROTOCOL);
-	int want_proto = fam == AF_INET6 ? 1 : 0;
 	char ulp[32];
 
 	get_ulp(fd, ulp, sizeof(ulp));
-	report(name, dom == AF_SMC && proto == want_proto &&
+	report(name, dom == fam && proto == IPPROTO_TCP &&
 	       sol_int(fd, SO_TYPE) == SOCK_STREAM && !strcmp(ulp, "smc"),
 	       "SO_DOMAIN=%d SO_PROTOCOL=%d TCP_ULP=\"%s\" (want %d %d \"smc\")",
-	       dom, proto, ulp, AF_SMC, want_proto);
+	       dom, proto, ulp, fam, IPPROTO_TCP);
 }
 
 static void case_fresh(int fam, const char *name)
@@ -312,28 +328,96 @@ static void case_unknown(void)
 	close(lfd);
 }
 
+/* An AF_SMC listener on 127.0.0.1, any port; its port in *@p. */
+static int smc_local_listener(int *p)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_SMC, SOCK_STREAM, 0);
+
+	if (fd < 0)
+		die("AF_SMC socket");
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) || listen(fd, 64) ||
+	    getsockname(fd, (struct sockaddr *)&a, &len))
+		die("AF_SMC local listener");
+	*p = ntohs(a.sin_port);
+	return fd;
+}
+
 /*
- * A socket in an epoll set is refused (its waiter would never be woken);
- * out of the set, the switch works.
+ * A socket already in an epoll set is switched, and the epoll set then
+ * reports the switched socket's connect and its data (over TCP: loopback
+ * has no SMC-R device).
  */
 static void case_epoll(void)
 {
-	struct epoll_event ev = { .events = EPOLLIN };
-	int ep, fd;
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLET };
+	int ep, fd, lfd, afd, p, n1, n2 = -1, e1 = 0, e2 = 0;
+	char c = 'e';
 
+	lfd = smc_local_listener(&p);
 	ep = epoll_create1(0);
 	fd = tcp_socket(AF_INET);
 	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev))
 		die("epoll");
-	expect_err("epoll-watched", set_ulp(fd, "smc"), EBUSY);
-	report("epoll-watched-still-tcp", sol_int(fd, SO_DOMAIN) == AF_INET,
-	       "SO_DOMAIN=%d", sol_int(fd, SO_DOMAIN));
-	if (epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL))
-		die("EPOLL_CTL_DEL");
-	expect_err("epoll-removed", set_ulp(fd, "smc"), 0);
-	check_switched("epoll-removed", fd, AF_INET);
+	/* the registration takes the unconnected socket's first report */
+	epoll_wait(ep, &ev, 1, 0);
+	expect_err("epoll-watched", set_ulp(fd, "smc"), 0);
+	check_switched("epoll-watched", fd, AF_INET);
+	if (fcntl(fd, F_SETFL, O_NONBLOCK) ||
+	    local_connect(fd, p) != EINPROGRESS)
+		die("non-blocking connect");
+	n1 = epoll_wait(ep, &ev, 1, 5000);
+	if (n1 == 1)
+		e1 = ev.events;
+	afd = accept(lfd, NULL, NULL);
+	if (afd >= 0 && write(afd, &c, 1) == 1) {
+		n2 = epoll_wait(ep, &ev, 1, 5000);
+		if (n2 == 1)
+			e2 = ev.events;
+	}
+	report("epoll-wakes", n1 == 1 && (e1 & EPOLLOUT) && n2 == 1 &&
+	       (e2 & EPOLLIN) && read(fd, &c, 1) == 1 && c == 'e',
+	       "connect: %d events 0x%x, data: %d events 0x%x", n1, e1, n2, e2);
+	if (afd >= 0)
+		close(afd);
 	close(fd);
 	close(ep);
+	close(lfd);
+}
+
+/* O_ASYNC set before the switch: SIGIO still comes when data arrives. */
+static void case_sigio(void)
+{
+	struct timespec ts = { .tv_sec = 5 };
+	int fd, lfd, afd, p, sig = -1;
+	sigset_t set;
+	char c = 's';
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGIO);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	lfd = smc_local_listener(&p);
+	fd = tcp_socket(AF_INET);
+	if (fcntl(fd, F_SETOWN, getpid()) ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC))
+		die("O_ASYNC");
+	expect_err("sigio-async", set_ulp(fd, "smc"), 0);
+	if (local_connect(fd, p))
+		die("connect");
+	afd = accept(lfd, NULL, NULL);
+	/* what connect() signalled is not what we wait for */
+	while (sigtimedwait(&set, NULL, &(struct timespec){ 0 }) == SIGIO)
+		;
+	if (afd >= 0 && write(afd, &c, 1) == 1)
+		sig = sigtimedwait(&set, NULL, &ts);
+	report("sigio-data", sig == SIGIO && read(fd, &c, 1) == 1 && c == 's',
+	       "signal %d (want %d)", sig, SIGIO);
+	if (afd >= 0)
+		close(afd);
+	close(fd);
+	close(lfd);
 }
 
 /* A bound socket keeps its address through the switch. */
@@ -354,7 +438,7 @@ static void case_bound(void)
 	if (getsockname(fd, (struct sockaddr *)&ss, &len))
 		die("getsockname");
 	report("bound-keeps-port", ntohs(a->sin_port) == p &&
-	       sol_int(fd, SO_DOMAIN) == AF_SMC, "port %d (want %d)",
+	       sol_int(fd, SO_DOMAIN) == AF_INET, "port %d (want %d)",
 	       ntohs(a->sin_port), p);
 	close(fd);
 }
@@ -385,6 +469,7 @@ static int cmd_probe(void)
 	case_udp();
 	case_unknown();
 	case_epoll();
+	case_sigio();
 	case_bound();
 	case_smc_sockets();
 	printf("probe %s\n", problems ? "FAILED" : "ok");
@@ -404,8 +489,7 @@ static int smc_socket(const char *what)
 	dom = sol_int(fd, SO_DOMAIN);
 	proto = sol_int(fd, SO_PROTOCOL);
 	printf("%s: SO_DOMAIN=%d SO_PROTOCOL=%d%s\n", what, dom, proto,
-	       dom == AF_SMC && proto == (family == AF_INET6) ? "" :
-	       " UNEXPECTED");
+	       dom == family && proto == IPPROTO_TCP ? "" : " UNEXPECTED");
 	return fd;
 }
 
@@ -624,13 +708,187 @@ static int client(const char *ip)
 	return rc;
 }
 
+/*
+ * stress: every round, four workers use the same fresh TCP socket at
+ * once while the main thread closes it.  The fd number may already be
+ * reused by the listener's accept() when a late worker uses it: that is
+ * part of the race, and still only a socket call on some socket.
+ */
+enum { ST_ULP, ST_CONNECT, ST_LISTEN, ST_POLL, ST_WORKERS };
+
+static const char * const st_name[ST_WORKERS] = {
+	"setsockopt", "connect", "listen", "poll",
+};
+
+/* errnos each call may end with; anything else is a problem */
+static const int st_ok[ST_WORKERS][10] = {
+	[ST_ULP] = { EBADF, ENOTCONN, EEXIST, EOPNOTSUPP, ESOCKTNOSUPPORT,
+		     ENOTSOCK, -1 },
+	[ST_CONNECT] = { EBADF, EINPROGRESS, EALREADY, EISCONN, EINVAL,
+			 ECONNREFUSED, EOPNOTSUPP, ENOTSOCK, EAGAIN, -1 },
+	[ST_LISTEN] = { EBADF, EINVAL, EOPNOTSUPP, ENOTSOCK, -1 },
+	[ST_POLL] = { EBADF, ENOENT, EPERM, -1 },
+};
+
+#define ST_ERRS 256
+
+static struct {
+	pthread_barrier_t start, done;
+	atomic_int fd;
+	int port, ep;
+	atomic_bool stop;
+	unsigned int counts[ST_WORKERS][ST_ERRS];
+	atomic_int unexpected;
+} st;
+
+static void st_count(int w, int err)
+{
+	int i;
+
+	st.counts[w][err < ST_ERRS ? err : ST_ERRS - 1]++;
+	if (!err)
+		return;
+	for (i = 0; st_ok[w][i] > 0; i++)
+		if (st_ok[w][i] == err)
+			return;
+	if (atomic_fetch_add(&st.unexpected, 1) < 10)
+		printf("UNEXPECTED %s: errno %s\n", st_name[w], err_name(err));
+}
+
+static void st_op(int w, int fd, unsigned int round)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT };
+	struct pollfd pfd = { .fd = fd, .events = POLLIN | POLLOUT };
+	int rc;
+
+	switch (w) {
+	case ST_ULP:
+		st_count(w, set_ulp(fd, "smc"));
+		break;
+	case ST_CONNECT:
+		a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		a.sin_port = htons(st.port);
+		rc = connect(fd, (struct sockaddr *)&a, sizeof(a));
+		st_count(w, rc ? errno : 0);
+		break;
+	case ST_LISTEN:
+		/* most rounds leave the connect to win, some let listen */
+		if (round % 4)
+			usleep(round % 50);
+		st_count(w, listen(fd, 4) ? errno : 0);
+		break;
+	case ST_POLL:
+		if (round & 1) {
+			rc = poll(&pfd, 1, 20);
+			st_count(w, rc < 0 ? errno : 0);
+			break;
+		}
+		rc = epoll_ctl(st.ep, EPOLL_CTL_ADD, fd, &ev);
+		st_count(w, rc ? errno : 0);
+		if (!rc) {
+			epoll_wait(st.ep, &ev, 1, 20);
+			epoll_ctl(st.ep, EPOLL_CTL_DEL, fd, NULL);
+		}
+		break;
+	}
+}
+
+static void *st_worker(void *arg)
+{
+	int w = (int)(intptr_t)arg;
+	unsigned int round = 0;
+
+	for (;;) {
+		pthread_barrier_wait(&st.start);
+		if (atomic_load(&st.stop))
+			return NULL;
+		st_op(w, atomic_load(&st.fd), round++);
+		pthread_barrier_wait(&st.done);
+	}
+}
+
+/* Takes the listener's connections and drops them, until stopped. */
+static void *st_acceptor(void *arg)
+{
+	struct pollfd pfd = { .fd = (int)(intptr_t)arg, .events = POLLIN };
+	int fd;
+
+	while (!atomic_load(&st.stop)) {
+		if (poll(&pfd, 1, 50) != 1)
+			continue;
+		fd = accept4(pfd.fd, NULL, NULL, SOCK_NONBLOCK);
+		if (fd >= 0)
+			close(fd);
+	}
+	return NULL;
+}
+
+static int cmd_stress(void)
+{
+	pthread_t workers[ST_WORKERS], acceptor;
+	unsigned int round, rounds = conns;
+	int lfd, w, fd, e;
+
+	lfd = smc_local_listener(&st.port);
+	if (fcntl(lfd, F_SETFL, O_NONBLOCK))
+		die("listener O_NONBLOCK");
+	st.ep = epoll_create1(0);
+	if (st.ep < 0)
+		die("epoll_create1");
+	if (pthread_barrier_init(&st.start, NULL, ST_WORKERS + 1) ||
+	    pthread_barrier_init(&st.done, NULL, ST_WORKERS + 1))
+		die("barrier");
+	for (w = 0; w < ST_WORKERS; w++)
+		if (pthread_create(&workers[w], NULL, st_worker,
+				   (void *)(intptr_t)w))
+			die("pthread_create");
+	if (pthread_create(&acceptor, NULL, st_acceptor,
+			   (void *)(intptr_t)lfd))
+		die("pthread_create");
+	for (round = 0; round < rounds; round++) {
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+		if (fd < 0)
+			die("socket");
+		atomic_store(&st.fd, fd);
+		pthread_barrier_wait(&st.start);
+		/* close at a different moment each round */
+		if (round % 8)
+			usleep(round % 97);
+		close(fd);
+		pthread_barrier_wait(&st.done);
+	}
+	atomic_store(&st.stop, true);
+	pthread_barrier_wait(&st.start);
+	for (w = 0; w < ST_WORKERS; w++)
+		pthread_join(workers[w], NULL);
+	pthread_join(acceptor, NULL);
+	close(st.ep);
+	close(lfd);
+	for (w = 0; w < ST_WORKERS; w++) {
+		printf("%s:", st_name[w]);
+		for (e = 0; e < ST_ERRS; e++)
+			if (st.counts[w][e])
+				printf(" %s=%u", err_name(e), st.counts[w][e]);
+		printf("\n");
+	}
+	if (atomic_load(&st.unexpected)) {
+		printf("stress rounds=%u UNEXPECTED errnos: %d\n", rounds,
+		       atomic_load(&st.unexpected));
+		return 1;
+	}
+	printf("stress rounds=%u ok\n", rounds);
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: tcp_ulp probe\n"
 		"       tcp_ulp has-ulp\n"
 		"       tcp_ulp server [-6] [-a] [-p PORT] [-n CONNS] [-t SECS]\n"
-		"       tcp_ulp client ADDR [-6] [-p PORT] [-n CONNS] [-B BYTES] [-W FILE] [-t SECS]\n");
+		"       tcp_ulp client ADDR [-6] [-p PORT] [-n CONNS] [-B BYTES] [-W FILE] [-t SECS]\n"
+		"       tcp_ulp stress [-n ROUNDS] [-t SECS]\n");
 	exit(2);
 }
 
@@ -676,7 +934,8 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (optind != argc || conns < 1 || conns > MAX_CONNS || bytes < 0 ||
+	if (optind != argc || conns < 1 ||
+	    (conns > MAX_CONNS && strcmp(mode, "stress")) || bytes < 0 ||
 	    secs < 1)
 		usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -689,6 +948,8 @@ int main(int argc, char **argv)
 		return server();
 	if (!strcmp(mode, "client"))
 		return client(ip);
+	if (!strcmp(mode, "stress"))
+		return cmd_stress();
 	usage();
 	return 2;
 }
