@@ -6,6 +6,7 @@
 #   make check           the whole test suite (tests/run check)
 #   make demo            two VMs talking AF_SMC (tests/run demo)
 #   make kunit           KUnit suites in UML (tests/kunit/run)
+#   make bench           TCP vs distribution vs ours vs raw verbs (tests/bench/run)
 
 KVER ?= $(lastword $(shell printf '%s\n' $(notdir $(wildcard /lib/modules/6.12.*-amd64)) | \
 	  grep -Ev -- '-(rt|cloud)-amd64$$' | sort -V))
@@ -29,4 +30,7 @@ demo:
 kunit:
 	tests/kunit/run
 
-.PHONY: all modules clean check demo kunit
+bench:
+	tests/bench/run full
+
+.PHONY: all modules clean check demo kunit bench

@@ -11,12 +11,16 @@ set -euo pipefail
 SETUP_STAMP=/var/lib/smc-r-project/setup.stamp
 PKGS=(
 	build-essential bc bison flex libelf-dev libssl-dev dwarves kmod
-	python3 xz-utils zstd
+	python3 python3-matplotlib xz-utils zstd
 	qemu-system-x86 busybox-static cpio iproute2
 	rdma-core ibverbs-utils ibverbs-providers perftest
 	sparse
 	clang libbpf-dev bpftool
+	redis-server redis-tools nginx-light wrk iperf3
 )
+# Daemons among PKGS: the app-* scenarios start their own instances inside
+# the VMs, so the host must not keep them running or start them at boot.
+DAEMONS=(redis-server nginx iperf3)
 
 need_root() {
 	if [ "$(id -u)" -ne 0 ]; then
@@ -70,9 +74,33 @@ all_present() {
 	[ -n "$ver" ] || return 1
 	[ -e "/boot/vmlinuz-$ver" ] && [ -d "/usr/src/linux-headers-$ver" ] || return 1
 	ls /usr/src/linux-source-6.12.tar.* >/dev/null 2>&1 || return 1
-	dpkg-query -W -f='${Status}\n' "${PKGS[@]}" 2>/dev/null |
-		grep -vq 'install ok installed' && return 1
+	# a package dpkg does not know prints nothing: count the good lines
+	[ "$(dpkg-query -W -f='${Status}\n' "${PKGS[@]}" 2>/dev/null |
+		grep -c 'install ok installed')" -eq "${#PKGS[@]}" ] || return 1
 	return 0
+}
+
+# no_daemon_start: keep package scripts from starting services during the
+# install (invoke-rc.d asks policy-rc.d; 101 = not allowed), unless the
+# machine already has such a policy.
+POLICY_RC=/usr/sbin/policy-rc.d
+OWN_POLICY_RC=0
+no_daemon_start() {
+	[ -e "$POLICY_RC" ] && return 0
+	printf '#!/bin/sh\nexit 101\n' >"$POLICY_RC"
+	chmod 755 "$POLICY_RC"
+	OWN_POLICY_RC=1
+	trap 'rm -f "$POLICY_RC"' EXIT
+}
+
+# no_daemon_cleanup: drop our policy-rc.d; disable and stop the daemons.
+no_daemon_cleanup() {
+	local d
+
+	[ "$OWN_POLICY_RC" -eq 0 ] || rm -f "$POLICY_RC"
+	for d in "${DAEMONS[@]}"; do
+		systemctl disable --now "$d" >/dev/null 2>&1 || true
+	done
 }
 
 main() {
@@ -91,9 +119,11 @@ main() {
 		exit 1
 	fi
 	echo "setup: installing Linux $ver and tools"
+	no_daemon_start
 	apt-get install -y -qq --no-install-recommends \
 		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
 		"${PKGS[@]}" >/dev/null
+	no_daemon_cleanup
 	apt-get install -y -qq --no-install-recommends -t bookworm-backports \
 		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
 		"linux-image-$ver" "linux-headers-$ver" linux-source-6.12 >/dev/null

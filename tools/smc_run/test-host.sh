@@ -50,6 +50,72 @@ else
 	! grep -q 'smc_run\[' "$tmp/client.log" || fail "client logged without -d"
 fi
 # LD_PRELOAD was prepended, not replaced
+# shellcheck disable=SC2016 # the child shell expands it
 out=$(LD_PRELOAD=libm.so.6 "$here/smc_run" sh -c 'echo "$LD_PRELOAD"')
 [ "$out" = "$here/libsmc-preload.so:libm.so.6" ] || fail "LD_PRELOAD=$out"
+
+# -n: the library leaves LD_PRELOAD (others stay), exec'd children lose it
+# shellcheck disable=SC2016
+out=$(LD_PRELOAD=libm.so.6 "$here/smc_run" -n sh -c 'echo "$LD_PRELOAD"')
+[ "$out" = "libm.so.6" ] || fail "-n: LD_PRELOAD=$out, want libm.so.6"
+out=$("$here/smc_run" -n "$PY" "$here/rules_probe.py" spawn 2>/dev/null)
+grep -q "^parent domain $tcpdom$" <<<"$out" || fail "-n: the program itself: $out"
+grep -q '^child domain 2 preload no$' <<<"$out" || fail "-n: the child: $out"
+out=$("$here/smc_run" "$PY" "$here/rules_probe.py" spawn 2>/dev/null)
+grep -q "^child domain $tcpdom preload yes$" <<<"$out" || fail "without -n: $out"
+echo "-n ok"
+
+# Rules.  libfake-smc.so (after the library in LD_PRELOAD) makes every
+# AF_SMC socket a TCP one, so the swap at connect()/listen() is seen by
+# the socket's inode changing while the fd number stays.
+p1=$((port + 1)) p2=$((port + 2)) lp=$((port + 3))
+probe() {
+	LD_PRELOAD=$here/libfake-smc.so "$here/smc_run" "$@"
+}
+rm -f "$tmp/release"
+probe -d -p "$p1" "$PY" "$here/rules_probe.py" serve --hold "$tmp/release" \
+	"0.0.0.0:$p1" "127.0.0.1:$p2" >"$tmp/rules-server.log" 2>&1 &
+spid=$!
+for _ in $(seq 100); do grep -q '^listening' "$tmp/rules-server.log" && break; sleep 0.1; done
+grep -q "^listener $p1 .* swapped yes$" "$tmp/rules-server.log" || fail "listener on $p1 not swapped"
+grep -q "^listener $p2 .* swapped no$" "$tmp/rules-server.log" || fail "listener on $p2 swapped"
+grep -q "fd [0-9]*: listen on 0.0.0.0:$p1 matches the rules: AF_INET -> AF_SMC fd" \
+	"$tmp/rules-server.log" || fail "no debug line of the listener swap"
+# NAME WANT(yes|no) SMC_RUN-OPTIONS -- CONNECT-ARGS
+rule_case() {
+	local name=$1 want=$2 opts=()
+
+	shift 2
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	probe -d "${opts[@]}" "$PY" "$here/rules_probe.py" connect "$@" >"$tmp/rules-$name.log" 2>&1 ||
+		fail "rules $name: client failed"
+	grep -q "^connected .* swapped $want$" "$tmp/rules-$name.log" || fail "rules $name: want swapped $want"
+	grep -q '^transfer ok' "$tmp/rules-$name.log" || fail "rules $name: no transfer"
+	echo "rules $name: swapped $want"
+}
+rule_case port-match yes -p "$p1" -- 127.0.0.1 "$p1" 200000 --opts --bind "$lp"
+grep -q "^opts ok .* lport=$lp$" "$tmp/rules-port-match.log" || fail "options not carried over"
+rule_case port-other no -p "$p1" -- 127.0.0.1 "$p2" 1000 --opts
+rule_case range-match yes -p "1-2,$((p1 - 1))-$p1" -- 127.0.0.1 "$p1" 1000
+rule_case addr-match yes -a "10.0.0.0/8, 127.0.0.0/8" -- 127.0.0.1 "$p2" 1000
+rule_case addr-other no -a "10.0.0.0/8,::1" -- 127.0.0.1 "$p1" 1000
+rule_case mapped-v4 yes -a 127.0.0.1 -- "::ffff:127.0.0.1" "$p1" 1000
+rule_case mapped-v6 no -a ::1 -- "::ffff:127.0.0.1" "$p1" 1000
+rule_case both yes -a 127.0.0.1/32 -p "$p2" -- 127.0.0.1 "$p2" 1000
+rule_case both-port no -a 127.0.0.1/32 -p "$p2" -- 127.0.0.1 "$p1" 1000
+SMC_PORTS="$p1-" rule_case bad-rule no -- 127.0.0.1 "$p1" 1000
+grep -q "SMC_PORTS=$p1-: not a list of ports" "$tmp/rules-bad-rule.log" || fail "no message for a bad rule"
+: >"$tmp/release"
+wait "$spid" || fail "rules server failed"
+spid=
+[ "$(grep -c '^accepted' "$tmp/rules-server.log")" = 10 ] || fail "rules server: not 10 connections"
+if [ "$smc" = 0 ]; then
+	# without the fake the swap meets no AF_SMC: one warning, TCP
+	LD_PRELOAD="" "$here/smc_run" -p "$p1" "$PY" "$here/rules_probe.py" connect 127.0.0.1 "$p1" 1 \
+		>"$tmp/rules-nomod.log" 2>&1 && fail "rules without a server: connect worked"
+	[ "$(grep -c 'cannot create AF_SMC sockets' "$tmp/rules-nomod.log")" = 1 ] ||
+		fail "rules without AF_SMC: no warning"
+	grep -q 'Connection refused' "$tmp/rules-nomod.log" || fail "rules without AF_SMC: not TCP's refusal"
+fi
 echo "smc_run host test ok"

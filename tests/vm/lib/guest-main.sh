@@ -35,6 +35,9 @@ export VM_INDEX VM_COUNT VM_IP PEER_IPS SMC_IMPL SMC_KO SHARED REPO RESULTS \
 for ((i = 0; i < VM_COUNT; i++)); do
 	export "VM_IP_$i"
 done
+for v in $(compgen -v | grep -E '^SMCR_' || true); do
+	export "$v"
+done
 
 mkdir -p "$RESULTS"
 exec 3>/dev/console

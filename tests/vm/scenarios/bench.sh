@@ -1,0 +1,226 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The benchmark (tests/bench/run): the same workloads, in the same two VMs
+# and the same run, over TCP, the distribution's smc.ko on both ends, our
+# smc.ko on both ends, and raw RDMA verbs (perftest) as the testbed's
+# limit.  Started with impl none: this script loads and unloads the SMC
+# modules itself, so every implementation meets the same booted kernels.
+# VM 0 serves, VM 1 drives the workloads (tests/vm/tools/smc_bench).
+#
+# SMCR_BENCH=small (default, what CI runs to prove the command works) or
+# full; SMCR_BENCH_REPS repetitions of each workload (default 1 small, 3
+# full).  Results, for tests/bench/report:
+#   vm1/bench.jsonl    one JSON object per workload run
+#   vmN/cpu.jsonl      busy jiffies of each VM around each workload run
+#   vmN/mem.jsonl      MemFree and slab before/with the idle connections
+
+set -euo pipefail
+. "$REPO/tests/vm/lib/guest.sh"
+
+[ "$VM_COUNT" -eq 2 ] || fail "bench needs two VMs"
+[ "$SMC_IMPL" = none ] || fail "bench loads the modules itself: start it with impl none"
+size=${SMCR_BENCH:-small}
+case "$size" in
+small) reps=${SMCR_BENCH_REPS:-1} ;;
+full) reps=${SMCR_BENCH_REPS:-3} ;;
+*) fail "SMCR_BENCH must be small or full" ;;
+esac
+port=5600
+bench=smc_bench
+out=$RESULTS/bench.jsonl
+: >"$out"
+: >"$RESULTS/cpu.jsonl"
+: >"$RESULTS/mem.jsonl"
+
+# busy and total jiffies of the VM (one vCPU)
+cpu_now() {
+	awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i;
+		print t - $5 - $6, t }' /proc/stat
+}
+
+# meminfo KEY -> kB
+meminfo() {
+	awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo
+}
+
+load_impl() {
+	local dep
+
+	case "$1" in
+	tcp) ;;
+	dist)
+		modprobe smc
+		modprobe smc_diag 2>/dev/null || true
+		"$VM_TOOLS/ueid" add "$SMC_UEID" >/dev/null
+		;;
+	ours)
+		for dep in $(modinfo -F depends "$SMC_KO" | tr ',' ' '); do
+			modprobe "$dep"
+		done
+		insmod "$SMC_KO" ueid="$SMC_UEID"
+		;;
+	esac
+}
+
+unload_impl() {
+	local i
+
+	[ "$1" != tcp ] || return 0
+	# sockets of the finished runs may still be closing
+	for i in $(seq 100); do
+		rmmod smc_diag 2>/dev/null || true
+		rmmod smc 2>/dev/null && return 0
+		sleep 0.3
+	done
+	fail "cannot unload the $1 module"
+}
+
+# one measured workload: both VMs sample CPU around it; VM 1 runs ARGS
+measure() {
+	local impl=$1 name=$2 rep=$3 c0 c1 res
+	shift 3
+
+	barrier "w-start"
+	c0=$(cpu_now)
+	if [ "$VM_INDEX" -eq 1 ]; then
+		res=$("$bench" -c "$VM_IP_0" -p "$port" -f "$fam" "$@") ||
+			fail "$impl $name: smc_bench $* failed"
+		printf '{"impl":"%s","name":"%s","rep":%d,"result":%s}\n' \
+			"$impl" "$name" "$rep" "$res" >>"$out"
+		log "$impl $name #$rep: $res"
+	fi
+	barrier "w-end" 600
+	c1=$(cpu_now)
+	printf '{"impl":"%s","name":"%s","rep":%d,"busy":%d,"total":%d}\n' \
+		"$impl" "$name" "$rep" $((${c1% *} - ${c0% *})) \
+		$((${c1#* } - ${c0#* })) >>"$RESULTS/cpu.jsonl"
+}
+
+# memory per idle connection: N connections open, then both VMs look
+idle_memory() {
+	local impl=$1 n=$2 go=$SHARED/idle-release.$1 free0 slab0 pid
+
+	barrier "idle-before"
+	sync
+	echo 1 >/proc/sys/vm/drop_caches 2>/dev/null || true
+	free0=$(meminfo MemFree)
+	slab0=$(($(meminfo Slab)))
+	if [ "$VM_INDEX" -eq 1 ]; then
+		rm -f "$go"
+		"$bench" -c "$VM_IP_0" -p "$port" -f "$fam" -w idle -n "$n" -W "$go" \
+			>"$RESULTS/idle.$impl.log" 2>&1 &
+		pid=$!
+		wait_file_line "$RESULTS/idle.$impl.log" "connections open" 120 ||
+			fail "$impl: idle connections did not open"
+	fi
+	barrier "idle-open" 180
+	sleep 1
+	printf '{"impl":"%s","conns":%d,"memfree_kb":%d,"slab_kb":%d}\n' \
+		"$impl" "$n" $((free0 - $(meminfo MemFree))) \
+		$(($(meminfo Slab) - slab0)) >>"$RESULTS/mem.jsonl"
+	barrier "idle-measured"
+	if [ "$VM_INDEX" -eq 1 ]; then
+		: >"$go"
+		wait "$pid" || fail "$impl: idle client failed"
+	fi
+	barrier "idle-done"
+}
+
+if [ "$size" = small ]; then
+	rr_sizes="64"
+	rr_rounds=200
+	stream_bytes=$((4 << 20))
+	streams="1"
+	crr_par="1"
+	crr_conns=10
+	idle_conns=10
+else
+	rr_sizes="1 64 1024 16384"
+	rr_rounds=500
+	stream_bytes=$((32 << 20))
+	streams="1 8"
+	crr_par="1 8"
+	crr_conns=20
+	idle_conns=50
+fi
+
+for impl in tcp dist ours; do
+	fam=smc
+	[ "$impl" = tcp ] && fam=tcp
+	load_impl "$impl" || fail "cannot load $impl"
+	barrier "loaded-$impl"
+	if [ "$VM_INDEX" -eq 0 ]; then
+		run_bg "server-$impl" "$bench" -s -f "$fam" -p "$port"
+		srv=$BG_PID
+		wait_file_line "$RESULTS/server-$impl.log" listening 30 ||
+			fail "$impl: server did not start"
+	fi
+	barrier "serving-$impl"
+	for ((r = 1; r <= reps; r++)); do
+		for s in $rr_sizes; do
+			measure "$impl" "rr-$s" "$r" -w rr -m "$s" -n "$rr_rounds"
+		done
+		for p in $streams; do
+			measure "$impl" "stream-$p" "$r" -w stream -P "$p" \
+				-B $((stream_bytes / p)) -m 65536
+		done
+		for p in $crr_par; do
+			measure "$impl" "crr-$p" "$r" -w crr -P "$p" -n "$crr_conns"
+		done
+	done
+	idle_memory "$impl" "$idle_conns"
+	if [ "$VM_INDEX" -eq 0 ]; then
+		kill "$srv" 2>/dev/null || true
+		wait "$srv" 2>/dev/null || true
+	fi
+	barrier "done-$impl"
+	unload_impl "$impl"
+	barrier "unloaded-$impl"
+	log "$impl done"
+done
+
+# raw verbs between the same VMs: the testbed's limit
+gid_index() {
+	local f i
+
+	for f in /sys/class/infiniband/rxe0/ports/1/gid_attrs/types/*; do
+		i=${f##*/}
+		[ "$(cat "$f" 2>/dev/null)" = "RoCE v2" ] || continue
+		case "$(cat /sys/class/infiniband/rxe0/ports/1/gids/"$i")" in
+		0000:0000:0000:0000:0000:ffff:*) echo "$i"; return 0 ;;
+		esac
+	done
+	return 1
+}
+gidx=$(gid_index) || fail "no RoCE v2 IPv4 GID on rxe0"
+raw_iters=100
+[ "$size" = full ] && raw_iters=500
+vport=18600
+for t in ib_write_lat ib_send_lat ib_write_bw; do
+	args=(-d rxe0 -x "$gidx" -p "$vport" -n "$raw_iters")
+	[ "$t" = ib_write_bw ] && args+=(-s 65536)
+	[ "$t" != ib_write_bw ] && args+=(-s 64)
+	if [ "$VM_INDEX" -eq 0 ]; then
+		run_bg "$t" "$t" "${args[@]}"
+		pid=$BG_PID
+		barrier "raw-$t" 60
+		wait_bg "$pid" 300 || fail "$t server failed"
+	else
+		barrier "raw-$t" 60
+		sleep 1
+		timeout 300 "$t" "${args[@]}" "$VM_IP_0" >"$RESULTS/$t.log" 2>&1 ||
+			fail "$t client failed: $(tail -n 3 "$RESULTS/$t.log")"
+		# the last numeric row of perftest's table
+		awk -v t="$t" '/^ *[0-9]+ +[0-9]+/ { row = $0 }
+			END { n = split(row, f, " "); if (!n) exit 1;
+			if (t == "ib_write_bw")
+				printf "{\"impl\":\"raw\",\"name\":\"%s\",\"rep\":1,\"result\":{\"workload\":\"raw\",\"bytes\":%s,\"iters\":%s,\"mbps\":%s}}\n", t, f[1], f[2], f[4] * 1.048576;
+			else
+				printf "{\"impl\":\"raw\",\"name\":\"%s\",\"rep\":1,\"result\":{\"workload\":\"raw\",\"bytes\":%s,\"iters\":%s,\"median_us\":%s,\"p99_us\":%s}}\n", t, f[1], f[2], f[5], f[8] }' \
+			"$RESULTS/$t.log" >>"$out" || fail "$t: no result row"
+		log "$t: $(tail -n 1 "$out")"
+	fi
+	barrier "raw-$t-done" 300
+done
+log "bench ($size, $reps repetition(s)) done"
