@@ -199,19 +199,35 @@ static int smc_create(struct net *net, struct socket *sock, int protocol,
 int smc_sock_open(struct smc_sock *smc, struct socket *sock, int family,
 		  int kern)
 {
+	struct socket *clcsock;
 	int rc;
 
 	rc = __sock_create(sock_net(&smc->sk), family, SOCK_STREAM,
-			   IPPROTO_TCP, &smc->clcsock, kern);
+			   IPPROTO_TCP, &clcsock, kern);
 	if (rc)
 		return rc;
+	smc_sock_adopt(smc, sock, clcsock);
+	return 0;
+}
+
+/*
+ * Make @clcsock, an unconnected TCP socket, the companion of @smc (new)
+ * and make @smc visible to sock_diag.  @sock is the socket the application
+ * holds: @smc's own, or for TCP_ULP (ulp.c) the fd's TCP socket; the
+ * clcsock wakes its queue and its SOL_SOCKET options come to
+ * smc_setsockopt().  Cannot fail: ulp.c calls it once nothing may be
+ * undone any more.
+ */
+void smc_sock_adopt(struct smc_sock *smc, struct socket *sock,
+		    struct socket *clcsock)
+{
+	smc->clcsock = clcsock;
 	/* SOL_SOCKET options must reach both sockets, see smc_setsockopt. */
 	set_bit(SOCK_CUSTOM_SOCKOPT, &sock->flags);
 	smc_clcsock_redirect_wq(smc, sock);
 	smc_clcsock_attach(smc);
 	smc_copy_sockopts_from_clc(smc);
 	smc_sock_link(&smc->sk);
-	return 0;
 }
 
 static int smc_release(struct socket *sock)
@@ -576,9 +592,15 @@ static int __init smc_init(void)
 	rc = smc_inet_init();
 	if (rc)
 		goto out_sock;
+	/* last: it hands out sockets made with everything above */
+	rc = smc_ulp_register();
+	if (rc)
+		goto out_inet;
 	static_branch_inc(&tcp_have_smc);
 	return 0;
 
+out_inet:
+	smc_inet_exit();
 out_sock:
 	sock_unregister(PF_SMC);
 out_ib:
@@ -603,6 +625,7 @@ out_wq:
 
 static void __exit smc_exit(void)
 {
+	smc_ulp_unregister();
 	static_branch_dec(&tcp_have_smc);
 	smc_inet_exit();
 	sock_unregister(PF_SMC);

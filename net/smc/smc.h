@@ -90,6 +90,8 @@ struct smc_sock *smc_sock_alloc(struct net *net, struct socket *sock,
 void smc_sock_init(struct smc_sock *smc, int protocol);
 int smc_sock_open(struct smc_sock *smc, struct socket *sock, int family,
 		  int kern);
+void smc_sock_adopt(struct smc_sock *smc, struct socket *sock,
+		    struct socket *clcsock);
 extern const struct proto_ops smc_ops;
 void smc_sock_link(struct sock *sk);
 void smc_sock_destroy(struct smc_sock *smc);
@@ -100,6 +102,10 @@ void smc_clcsock_redirect_wq(struct smc_sock *smc, struct socket *sock);
 /* inet.c: socket(AF_INET or AF_INET6, SOCK_STREAM, IPPROTO_SMC) */
 int smc_inet_init(void);
 void smc_inet_exit(void);
+
+/* ulp.c: setsockopt(SOL_TCP, TCP_ULP, "smc") makes a TCP fd an SMC one */
+int smc_ulp_register(void);
+void smc_ulp_unregister(void);
 
 /* clcsock.c: callbacks on the companion socket */
 void smc_clcsock_attach(struct smc_sock *smc);
