@@ -129,12 +129,12 @@ idle_memory() {
 
 if [ "$size" = small ]; then
 	rr_sizes="64"
-	rr_rounds=200
-	stream_bytes=$((4 << 20))
+	rr_rounds=60
+	stream_bytes=$((2 << 20))
 	streams="1"
 	crr_par="1"
-	crr_conns=10
-	idle_conns=10
+	crr_conns=5
+	idle_conns=5
 else
 	rr_sizes="1 64 1024 16384"
 	rr_rounds=500
@@ -182,7 +182,7 @@ done
 
 # raw verbs between the same VMs: the testbed's limit
 gidx=$(rxe_gid_index) || fail "no RoCE v2 IPv4 GID on rxe0"
-raw_iters=100
+raw_iters=30
 [ "$size" = full ] && raw_iters=500
 vport=18600
 for t in ib_write_lat ib_send_lat ib_write_bw; do
