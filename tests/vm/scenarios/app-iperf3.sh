@@ -3,7 +3,7 @@
 #
 # iperf3 server on VM 0, iperf3 client on VM 1, unmodified, first through
 # smc_run, then in the eBPF policy's cgroup (lib/app.sh).  Each way runs
-# two one-off tests (iperf3 -s -1) of APP_IPERF_BYTES (default 8 MiB):
+# two one-off tests (iperf3 -s -1) of SMCR_APP_IPERF_BYTES (default 8 MiB):
 # client -> server, then server -> client (-R).  Each test:
 #   - both iperf3 exit 0; the sender's --json report has sent at least
 #     that many bytes (it checks its count after each burst of writes);
@@ -20,7 +20,7 @@ set -euo pipefail
 
 app_need iperf3
 app_setup app-iperf3
-bytes=${APP_IPERF_BYTES:-8388608}
+bytes=${SMCR_APP_IPERF_BYTES:-8388608}
 port=5201
 
 # json_bytes FILE: "SENT RECEIVED" of an iperf3 --json report (end.sum_*)

@@ -3,13 +3,13 @@
 #
 # nginx (master + one worker) on VM 0, curl and wrk on VM 1, unmodified,
 # first through smc_run, then in the eBPF policy's cgroup (lib/app.sh).
-# VM 0 serves a fresh pseudo-random file of APP_HTTP_SIZE bytes (default
-# 64 KiB, sendfile on).  Each way:
+# VM 0 serves a fresh pseudo-random file of SMCR_APP_HTTP_SIZE bytes
+# (default 64 KiB, sendfile on).  Each way:
 #   - curl fetches it: HTTP 200, the same size and sha256 as on VM 0;
-#   - wrk (1 thread, 4 keep-alive connections) for APP_HTTP_SECS (default
-#     15) seconds: at least APP_HTTP_MIN (default 20) requests, no
-#     connect, read, write or timeout error, no non-2xx/3xx status, and
-#     the bytes it read cover every body;
+#   - wrk (1 thread, 4 keep-alive connections) for SMCR_APP_HTTP_SECS
+#     (default 15) seconds: at least SMCR_APP_HTTP_MIN (default 20)
+#     requests, no connect, read, write or timeout error, no non-2xx/3xx
+#     status, and the bytes it read cover every body;
 #   - nginx's access log has a 200 of the full size for every request
 #     wrk counted (and at most the 4 it had in flight at the end more);
 #   - smcctl stats: every new handshake on both VMs is SMC-R (the server
@@ -22,9 +22,9 @@ set -euo pipefail
 
 app_need nginx wrk curl sha256sum
 app_setup app-nginx
-secs=${APP_HTTP_SECS:-15}
-min=${APP_HTTP_MIN:-20}
-size=${APP_HTTP_SIZE:-65536}
+secs=${SMCR_APP_HTTP_SECS:-15}
+min=${SMCR_APP_HTTP_MIN:-20}
+size=${SMCR_APP_HTTP_SIZE:-65536}
 port=8080
 url=http://$VM_IP_0:$port/blob.bin
 

@@ -4,8 +4,8 @@
 # redis-server on VM 0, redis-benchmark and redis-cli on VM 1, unmodified,
 # first through smc_run, then in the eBPF policy's cgroup (lib/app.sh).
 # Each way:
-#   - redis-benchmark -t set,get -n APP_REDIS_N (default 2000) -c
-#     APP_REDIS_CONNS (default 4) -P 4 (pipelined: fewer round trips,
+#   - redis-benchmark -t set,get -n SMCR_APP_REDIS_N (default 2000) -c
+#     SMCR_APP_REDIS_CONNS (default 4) -P 4 (pipelined: fewer round trips,
 #     which are slow under emulation) with 1 KiB values exits 0 without
 #     an error line;
 #   - the server's INFO commandstats (read with redis-cli) counts exactly
@@ -22,8 +22,8 @@ set -euo pipefail
 
 app_need redis-server redis-benchmark redis-cli
 app_setup app-redis
-n=${APP_REDIS_N:-2000}
-conns=${APP_REDIS_CONNS:-4}
+n=${SMCR_APP_REDIS_N:-2000}
+conns=${SMCR_APP_REDIS_CONNS:-4}
 size=1024
 port=6379
 
