@@ -41,20 +41,13 @@ app_need() {
 # app_setup NAME: smcctl and the UEID (smcr_setup), the smc_run wrapper and
 # its library, smc_bpf and the cgroup for the policy.
 app_setup() {
-	local dir=$REPO/tools/smc_run lib
-
 	APP_NAME=$1
 	[ "$VM_COUNT" -eq 2 ] || fail "$APP_NAME needs exactly two VMs"
 	[ "$SMC_IMPL" != none ] || fail "$APP_NAME needs an SMC module on every VM"
 	smcr_setup
-	SMC_RUN=$dir/smc_run
-	lib=$dir/libsmc-preload.so
-	if [ ! -f "$lib" ] || [ "$lib" -ot "$dir/smc-preload.c" ]; then
-		lib=$RESULTS/libsmc-preload.so
-		cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$lib" \
-			"$dir/smc-preload.c" -ldl || fail "cannot build libsmc-preload.so"
-	fi
-	export SMC_PRELOAD_LIB=$lib
+	SMC_RUN=$REPO/tools/smc_run/smc_run
+	SMC_PRELOAD_LIB=$(smc_preload_path) || fail "cannot build libsmc-preload.so"
+	export SMC_PRELOAD_LIB
 	SMC_BPF=$(app_smc_bpf_path) ||
 		fail "cannot find or build smc_bpf: $(tail -n 3 "$RESULTS/smc_bpf-build.log" 2>/dev/null)"
 	mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup

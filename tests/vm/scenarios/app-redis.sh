@@ -5,9 +5,9 @@
 # first through smc_run, then in the eBPF policy's cgroup (lib/app.sh).
 # Each way:
 #   - redis-benchmark -t set,get -n SMCR_APP_REDIS_N (default 2000) -c
-#     SMCR_APP_REDIS_CONNS (default 4) -P 4 (pipelined: fewer round trips,
-#     which are slow under emulation) with 1 KiB values exits 0 without
-#     an error line;
+#     SMCR_APP_REDIS_CONNS (default 4) -P SMCR_APP_REDIS_PIPELINE (default
+#     4: fewer round trips, which are slow under emulation) with 1 KiB
+#     values exits 0 without an error line;
 #   - the server's INFO commandstats (read with redis-cli) counts exactly
 #     N SETs and N GETs, none failed or rejected, and INFO errorstats is
 #     empty;
@@ -24,6 +24,7 @@ app_need redis-server redis-benchmark redis-cli
 app_setup app-redis
 n=${SMCR_APP_REDIS_N:-2000}
 conns=${SMCR_APP_REDIS_CONNS:-4}
+pipe=${SMCR_APP_REDIS_PIPELINE:-4}
 size=1024
 port=6379
 
@@ -58,7 +59,7 @@ for way in $APP_WAYS; do
 
 	barrier "$way-listening"
 	app_run "$way" "bench-$way" 150 redis-benchmark -h "$VM_IP_0" -p "$port" \
-		-n "$n" -c "$conns" -P 4 -d "$size" -t set,get --csv ||
+		-n "$n" -c "$conns" -P "$pipe" -d "$size" -t set,get --csv ||
 		smcr_problem "app-redis $way: redis-benchmark exited $?: $(tail -n 3 "$RESULTS/bench-$way.log" | paste -sd';')"
 	grep -i 'error' "$RESULTS/bench-$way.log" &&
 		smcr_problem "app-redis $way: redis-benchmark reported errors"
@@ -89,6 +90,6 @@ for way in $APP_WAYS; do
 	barrier "$way-client-done" 180
 	errs=$(grep -ci 'error' "$RESULTS/bench-$way.log") || true
 	app_end "$way" $((n * size)) $((n * size)) \
-		"redis-benchmark -c $conns -P 4: $calls SET+GET requests served of $((2 * n)), $errs errors, redis-cli SET/GET $([ "$got" = "$value" ] && echo ok || echo FAILED)"
+		"redis-benchmark -c $conns -P $pipe: $calls SET+GET requests served of $((2 * n)), $errs errors, redis-cli SET/GET $([ "$got" = "$value" ] && echo ok || echo FAILED)"
 done
 app_verdict
