@@ -11,10 +11,18 @@ set -uo pipefail
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/tmp LANG=C LC_ALL=C TERM=dumb
 
+# The power-off tears down the 9p share this script and the binaries come
+# from: start the wait first and then only use builtins, so PID 1 needs
+# nothing from the share once the shutdown has begun.
 poweroff_now() {
+	local pid
+
+	sleep 60 &
+	pid=$!
 	sync
 	echo o >/proc/sysrq-trigger
-	sleep 60
+	wait "$pid"
+	while :; do wait; done
 }
 
 idx=""
