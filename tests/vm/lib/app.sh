@@ -13,19 +13,6 @@ APP_WAYS="smc_run bpf"
 APP_CG=/sys/fs/cgroup/smc-app
 APP_PY=/usr/bin/python3
 
-# app_smc_bpf_path: the host's smc_bpf when current, else one built here.
-app_smc_bpf_path() {
-	local dir=$REPO/tools/smc_bpf
-
-	if [ -x "$dir/smc_bpf" ] && ! [ "$dir/smc_bpf" -ot "$dir/smc_bpf.c" ] &&
-	   ! [ "$dir/smc_bpf" -ot "$dir/smc_policy.bpf.c" ]; then
-		echo "$dir/smc_bpf"
-		return 0
-	fi
-	make -s -C "$dir" O="$RESULTS/smc_bpf" >"$RESULTS/smc_bpf-build.log" 2>&1 ||
-		return 1
-	echo "$RESULTS/smc_bpf/smc_bpf"
-}
 
 # app_need PROGRAM...: fail unless every program is installed on the host
 # (tests/setup.sh installs them).
@@ -48,7 +35,7 @@ app_setup() {
 	SMC_RUN=$REPO/tools/smc_run/smc_run
 	SMC_PRELOAD_LIB=$(smc_preload_path) || fail "cannot build libsmc-preload.so"
 	export SMC_PRELOAD_LIB
-	SMC_BPF=$(app_smc_bpf_path) ||
+	SMC_BPF=$(smc_bpf_path) ||
 		fail "cannot find or build smc_bpf: $(tail -n 3 "$RESULTS/smc_bpf-build.log" 2>/dev/null)"
 	mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup
 	mkdir -p "$APP_CG"

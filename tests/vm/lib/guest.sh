@@ -90,6 +90,22 @@ smc_preload_path() {
 	echo "$RESULTS/libsmc-preload.so"
 }
 
+# smc_bpf_path: print the path of a current smc_bpf (tools/smc_bpf): the
+# host's build unless it is missing or older than its sources, else one
+# built here into $RESULTS.  Returns 1 when neither is possible.
+smc_bpf_path() {
+	local dir=$REPO/tools/smc_bpf
+
+	if [ -x "$dir/smc_bpf" ] && ! [ "$dir/smc_bpf" -ot "$dir/smc_bpf.c" ] &&
+	   ! [ "$dir/smc_bpf" -ot "$dir/smc_policy.bpf.c" ]; then
+		echo "$dir/smc_bpf"
+		return 0
+	fi
+	make -s -C "$dir" O="$RESULTS/smc_bpf" >"$RESULTS/smc_bpf-build.log" 2>&1 ||
+		return 1
+	echo "$RESULTS/smc_bpf/smc_bpf"
+}
+
 # rxe_gid_index: the GID index of rxe0's RoCE v2 GID for our IPv4 address.
 rxe_gid_index() {
 	local f i

@@ -33,19 +33,6 @@ rel_in=/tmp/bpf-policy.release-in
 rel_out=/tmp/bpf-policy.release-out
 PY=/usr/bin/python3
 
-# smc_bpf: the host build when current, else built here
-smc_bpf_path() {
-	local dir=$REPO/tools/smc_bpf bin=$REPO/tools/smc_bpf/smc_bpf
-
-	if [ -x "$bin" ] && ! [ "$bin" -ot "$dir/smc_bpf.c" ] &&
-	   ! [ "$bin" -ot "$dir/smc_policy.bpf.c" ]; then
-		echo "$bin"
-		return 0
-	fi
-	make -s -C "$dir" O="$RESULTS/smc_bpf" >"$RESULTS/smc_bpf-build.log" 2>&1 ||
-		return 1
-	echo "$RESULTS/smc_bpf/smc_bpf"
-}
 
 # "${INCG[@]}" DIR CMD...: run CMD as a member of cgroup DIR, in the
 # same process (so that run_bg's BG_PID is CMD's)
