@@ -207,7 +207,13 @@ grep -q "^cgroup $cg id=[0-9]* converted=$want_converted$" "$RESULTS/status2.log
 "$SMC_BPF" status >"$RESULTS/status3.log" 2>&1 &&
 	smcr_problem "status after detach: $(cat "$RESULTS/status3.log")"
 [ -e /sys/fs/bpf/smc_bpf ] && smcr_problem "/sys/fs/bpf/smc_bpf still there after detach"
-bpftool prog show name smc_policy >"$RESULTS/bpftool-after.log" 2>&1 || true
+# a tracing program is freed after an RCU tasks-trace grace period, off
+# the detach path: give it a bounded while to go
+for _ in $(seq 50); do
+	bpftool prog show name smc_policy >"$RESULTS/bpftool-after.log" 2>&1 || true
+	[ -s "$RESULTS/bpftool-after.log" ] || break
+	sleep 0.2
+done
 [ -s "$RESULTS/bpftool-after.log" ] &&
 	smcr_problem "program still loaded after detach: $(head -n 1 "$RESULTS/bpftool-after.log")"
 inside=$("${INCG[@]}" "$cg" bash -c "$(declare -f sockinfo); PY=$PY; sockinfo")
