@@ -21,6 +21,7 @@
 #include <linux/bitops.h>
 #include <linux/debugfs.h>
 #include <linux/if_vlan.h>
+#include <linux/inetdevice.h>
 #include <linux/ipv6.h>
 #include <linux/mutex.h>
 #include <linux/nsproxy.h>
@@ -261,9 +262,28 @@ bool smc_ib_port_active(struct smc_ib_dev *dev, u8 port)
 	return active;
 }
 
-/* whether the GID entry belongs to @ndev (NULL: any) and VLAN @vlan */
+/* whether @ndev has an IPv4 address on the subnet of @addr; RCU held */
+static bool smc_ib_on_subnet(const struct net_device *ndev, __be32 addr)
+{
+	const struct in_device *in_dev = __in_dev_get_rcu(ndev);
+	const struct in_ifaddr *ifa;
+
+	if (!in_dev)
+		return false;
+	in_dev_for_each_ifa_rcu(ifa, in_dev)
+		if (inet_ifa_match(addr, ifa))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the GID entry belongs to @ndev (NULL: any) and VLAN @vlan, and
+ * when @net is given, to a network device in @net with an IPv4 address on
+ * the subnet of @subnet_of.
+ */
 static bool smc_ib_gid_on(const struct ib_gid_attr *attr,
-			  const struct net_device *ndev, unsigned short vlan)
+			  const struct net_device *ndev, unsigned short vlan,
+			  const struct net *net, __be32 subnet_of)
 {
 	const struct net_device *gdev;
 	bool match;
@@ -277,8 +297,49 @@ static bool smc_ib_gid_on(const struct ib_gid_attr *attr,
 	else
 		match = is_vlan_dev(gdev) && vlan_dev_vlan_id(gdev) == vlan &&
 			(!ndev || gdev == ndev || vlan_dev_real_dev(gdev) == ndev);
+	if (match && net)
+		match = net_eq(dev_net(gdev), net) &&
+			smc_ib_on_subnet(gdev, subnet_of);
 	rcu_read_unlock();
 	return match;
+}
+
+static int __smc_ib_find_gid(struct smc_ib_dev *dev, u8 port,
+			     struct net_device *ndev, unsigned short vlan,
+			     bool want_roce_v2, const struct net *net,
+			     __be32 subnet_of, u8 gid[SMC_IB_GID_LEN],
+			     u8 *sgid_index)
+{
+	enum ib_gid_type type = want_roce_v2 ? IB_GID_TYPE_ROCE_UDP_ENCAP :
+					       IB_GID_TYPE_ROCE;
+	const struct ib_gid_attr *attr;
+	unsigned int i;
+	bool match;
+
+	BUILD_BUG_ON(sizeof(attr->gid) != SMC_IB_GID_LEN);
+	if (port < 1 || port > SMC_IB_MAX_PORTS ||
+	    !rdma_is_port_valid(dev->ibdev, port))
+		return -EINVAL;
+	for (i = 0; i <= U8_MAX; i++) {
+		attr = rdma_get_gid_attr(dev->ibdev, port, i);
+		if (IS_ERR(attr)) {
+			if (PTR_ERR(attr) == -EINVAL)	/* end of table */
+				break;
+			continue;			/* empty entry */
+		}
+		match = attr->gid_type == type &&
+			(!want_roce_v2 ||
+			 ipv6_addr_v4mapped((const struct in6_addr *)&attr->gid)) &&
+			smc_ib_gid_on(attr, ndev, vlan, net, subnet_of);
+		if (match) {
+			memcpy(gid, attr->gid.raw, SMC_IB_GID_LEN);
+			*sgid_index = attr->index;
+		}
+		rdma_put_gid_attr(attr);
+		if (match)
+			return 0;
+	}
+	return -ENODEV;
 }
 
 /**
@@ -303,36 +364,72 @@ int smc_ib_find_gid(struct smc_ib_dev *dev, u8 port, struct net_device *ndev,
 		    unsigned short vlan, bool want_roce_v2,
 		    u8 gid[SMC_IB_GID_LEN], u8 *sgid_index)
 {
-	enum ib_gid_type type = want_roce_v2 ? IB_GID_TYPE_ROCE_UDP_ENCAP :
-					       IB_GID_TYPE_ROCE;
-	const struct ib_gid_attr *attr;
-	unsigned int i;
-	bool match;
+	return __smc_ib_find_gid(dev, port, ndev, vlan, want_roce_v2, NULL, 0,
+				 gid, sgid_index);
+}
 
-	BUILD_BUG_ON(sizeof(attr->gid) != SMC_IB_GID_LEN);
-	if (port < 1 || port > SMC_IB_MAX_PORTS ||
-	    !rdma_is_port_valid(dev->ibdev, port))
-		return -EINVAL;
-	for (i = 0; i <= U8_MAX; i++) {
-		attr = rdma_get_gid_attr(dev->ibdev, port, i);
-		if (IS_ERR(attr)) {
-			if (PTR_ERR(attr) == -EINVAL)	/* end of table */
-				break;
-			continue;			/* empty entry */
-		}
-		match = attr->gid_type == type &&
-			(!want_roce_v2 ||
-			 ipv6_addr_v4mapped((const struct in6_addr *)&attr->gid)) &&
-			smc_ib_gid_on(attr, ndev, vlan);
-		if (match) {
-			memcpy(gid, attr->gid.raw, SMC_IB_GID_LEN);
-			*sgid_index = attr->index;
-		}
-		rdma_put_gid_attr(attr);
-		if (match)
-			return 0;
+/**
+ * smc_ib_find_alt() - another RDMA port for a further link of a link group
+ * @net: the link group's namespace
+ * @avoid: the device of the link group's existing link
+ * @vlan: the link group's VLAN id, 0 for untagged
+ * @want_roce_v2: RoCE v2 (SMC-Rv2 link group) rather than RoCE v1
+ * @like_gid: the existing link's GID.  For RoCE v2 the new GID's network
+ *	device must have an IPv4 address on the subnet of this GID's
+ *	address, so that the peer can reach it the way it reaches the first
+ *	link, and so that a Linux 6.12 peer, which checks the same, accepts it.
+ * @path: filled in on success, with a reference on @path->dev
+ *
+ * The first active RoCE port of another device wins, so that a link group
+ * spans two adapters when the host has them (upstream's "symmetric" link
+ * group); the caller falls back to a second QP on @avoid otherwise.
+ *
+ * Return: 0, or -ENODEV when no other device qualifies.
+ */
+int smc_ib_find_alt(struct net *net, const struct smc_ib_dev *avoid,
+		    unsigned short vlan, bool want_roce_v2,
+		    const u8 like_gid[SMC_IB_GID_LEN],
+		    struct smc_ib_path *path)
+{
+	__be32 subnet_of = 0;
+	struct smc_ib_dev *dev;
+	struct net_device *pdev;
+	int rc = -ENODEV;
+	u32 p;
+
+	if (want_roce_v2) {
+		if (!ipv6_addr_v4mapped((const struct in6_addr *)like_gid))
+			return -ENODEV;
+		memcpy(&subnet_of, like_gid + 12, sizeof(subnet_of));
 	}
-	return -ENODEV;
+	mutex_lock(&smc_ib_mutex);
+	list_for_each_entry(dev, &smc_ib_devs, list) {
+		if (dev == avoid || READ_ONCE(dev->fatal) ||
+		    !rdma_dev_access_netns(dev->ibdev, net))
+			continue;
+		for (p = 1; p <= smc_ib_last_port(dev); p++) {
+			if (!dev->port[p - 1].roce || !dev->port[p - 1].active)
+				continue;
+			if (__smc_ib_find_gid(dev, p, NULL, vlan, want_roce_v2,
+					      want_roce_v2 ? net : NULL,
+					      subnet_of, path->gid,
+					      &path->sgid_index))
+				continue;
+			pdev = ib_device_get_netdev(dev->ibdev, p);
+			if (!pdev)
+				continue;
+			memcpy(path->mac, pdev->dev_addr, ETH_ALEN);
+			dev_put(pdev);
+			smc_ib_get(dev);
+			path->dev = dev;
+			path->port = p;
+			rc = 0;
+			goto out;
+		}
+	}
+out:
+	mutex_unlock(&smc_ib_mutex);
+	return rc;
 }
 
 /**

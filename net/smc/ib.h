@@ -71,4 +71,18 @@ bool smc_ib_port_active(struct smc_ib_dev *dev, u8 port);
 int smc_ib_dev_info(struct net *net, unsigned int *pos,
 		    struct smc_ib_dev_info *info);
 
+/* where a link's local end is: a device port and its source GID */
+struct smc_ib_path {
+	struct smc_ib_dev *dev;
+	u8 port;		/* 1-based */
+	u8 sgid_index;
+	u8 gid[SMC_IB_GID_LEN];
+	u8 mac[ETH_ALEN];	/* of the port's network device */
+};
+
+int smc_ib_find_alt(struct net *net, const struct smc_ib_dev *avoid,
+		    unsigned short vlan, bool want_roce_v2,
+		    const u8 like_gid[SMC_IB_GID_LEN],
+		    struct smc_ib_path *path);
+
 #endif /* SMC_IB_H */

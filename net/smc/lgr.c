@@ -153,19 +153,36 @@ static bool smc_lgr_has_active_link(struct smc_lgr *lgr)
 	return false;
 }
 
+/* @gid (and for v1 @mac) is the peer's end of the first or an active link */
+static bool smc_lgr_peer_at(struct smc_lgr *lgr, const u8 *gid, const u8 *mac)
+{
+	bool v1 = lgr->version == SMC_V1;
+	struct smc_link *link;
+	int i;
+
+	if (!memcmp(lgr->peer_gid, gid, SMC_IB_GID_LEN) &&
+	    (!v1 || !memcmp(lgr->peer_mac, mac, ETH_ALEN)))
+		return true;
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		link = &lgr->links[i];
+		if (READ_ONCE(link->state) == SMC_LINK_ACTIVE &&
+		    !memcmp(link->peer.gid, gid, SMC_IB_GID_LEN) &&
+		    (!v1 || !memcmp(link->peer.mac, mac, ETH_ALEN)))
+			return true;
+	}
+	return false;
+}
+
 static bool smc_lgr_matches(struct smc_lgr *lgr, const struct smc_lgr_key *key)
 {
 	if (!net_eq(lgr->net, key->net) || lgr->server != key->server ||
 	    lgr->version != key->version || lgr->vlan != key->vlan)
 		return false;
 	if (memcmp(lgr->peer_systemid, key->peer_systemid,
-		   SMC_CLC_SYSTEMID_LEN) ||
-	    memcmp(lgr->peer_gid, key->peer_gid, SMC_IB_GID_LEN))
+		   SMC_CLC_SYSTEMID_LEN))
 		return false;
-	if (lgr->version == SMC_V1 &&
-	    memcmp(lgr->peer_mac, key->peer_mac, ETH_ALEN))
-		return false;
-	return true;
+	/* a peer with two devices may answer from its second one */
+	return smc_lgr_peer_at(lgr, key->peer_gid, key->peer_mac);
 }
 
 /**
@@ -593,21 +610,82 @@ static bool smc_lgr_dev_unused(struct smc_ib_dev *dev)
 	return unused;
 }
 
+/* whether a live link of @lgr is on @dev (@port, or any port if 0) */
+static bool smc_lgr_live_on(struct smc_lgr *lgr, struct smc_ib_dev *dev,
+			    u8 port)
+{
+	enum smc_link_state st;
+	int i;
+
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		st = READ_ONCE(lgr->links[i].state);
+		if (st != SMC_LINK_UNUSED && st != SMC_LINK_DOWN &&
+		    lgr->links[i].dev == dev &&
+		    (!port || lgr->links[i].port == port))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Fail every link on @dev (@port, or any port if 0): link groups with a
+ * link elsewhere keep going there, the others terminate.
+ */
+static void smc_lgr_fail_on(struct smc_ib_dev *dev, u8 port)
+{
+	struct smc_lgr *lgr, *found;
+	struct smc_link *link;
+	int i;
+
+	do {
+		found = NULL;
+		spin_lock_bh(&smc_lgrs_lock);
+		list_for_each_entry(lgr, &smc_lgrs, list) {
+			if (READ_ONCE(lgr->terminating) ||
+			    !smc_lgr_live_on(lgr, dev, port))
+				continue;
+			kref_get(&lgr->ref);
+			found = lgr;
+			break;
+		}
+		spin_unlock_bh(&smc_lgrs_lock);
+		if (!found)
+			break;
+		for (i = 0; i < SMC_LINKS_MAX; i++) {
+			link = &found->links[i];
+			if (link->dev == dev && (!port || link->port == port))
+				smc_lgr_link_failed(link);
+		}
+		/* it neither terminates nor gives the links up: do it */
+		if (!READ_ONCE(found->terminating) &&
+		    smc_lgr_live_on(found, dev, port))
+			smc_lgr_terminate(found, false);
+		smc_lgr_put(found);
+	} while (found);
+}
+
 /**
- * smc_lgr_terminate_dev() - terminate every lgr using a device
+ * smc_lgr_terminate_dev() - give up every link on a device
  * @dev: the device, being removed or dead
  *
- * Waits (bounded) until their links are destroyed and the device
- * references of the links are dropped.  Process context.
+ * Link groups with an active link on another device move their
+ * connections there; the others terminate.  Waits (bounded) until the
+ * links on @dev are destroyed and their device references dropped.
+ * Process context.
  */
 void smc_lgr_terminate_dev(struct smc_ib_dev *dev)
 {
-	/* no new lgr on it from now on: see smc_lgr_create() */
+	/* no new lgr or link on it from now on: see smc_lgr_create() */
 	spin_lock_bh(&smc_lgrs_lock);
 	WRITE_ONCE(dev->fatal, true);
 	spin_unlock_bh(&smc_lgrs_lock);
 
-	smc_lgr_terminate_on(dev, 0, true);
+	smc_lgr_fail_on(dev, 0);
+	if (wait_event_timeout(smc_lgr_waitq, smc_lgr_dev_unused(dev),
+			       SMC_LGR_TEARDOWN_WAIT))
+		return;
+	/* a link that would not go alone takes its link group along */
+	smc_lgr_terminate_on(dev, 0, false);
 	if (!wait_event_timeout(smc_lgr_waitq, smc_lgr_dev_unused(dev),
 				SMC_LGR_TEARDOWN_WAIT))
 		pr_warn("link groups on %s did not go away\n",
@@ -615,15 +693,16 @@ void smc_lgr_terminate_dev(struct smc_ib_dev *dev)
 }
 
 /**
- * smc_lgr_terminate_port() - terminate every lgr with a link on a port
+ * smc_lgr_terminate_port() - give up every link on a port that went down
  * @dev: the device
- * @port: the port (1-based) that went down
+ * @port: the port (1-based)
  *
- * Does not wait.  Process context.
+ * As smc_lgr_terminate_dev() for one port, without waiting.  Process
+ * context.
  */
 void smc_lgr_terminate_port(struct smc_ib_dev *dev, u8 port)
 {
-	smc_lgr_terminate_on(dev, port, false);
+	smc_lgr_fail_on(dev, port);
 }
 
 /* ------------------------------------------------------------------ */
@@ -648,8 +727,23 @@ static int smc_lgr_map_bufs(struct smc_lgr *lgr, struct smc_link *link)
 }
 
 /* See llc.h. */
+void smc_lgr_link_path(struct smc_lgr *lgr, const struct smc_link *like,
+		       struct smc_ib_path *path)
+{
+	if (!smc_ib_find_alt(lgr->net, like->dev, lgr->vlan,
+			     lgr->version == SMC_V2, like->gid, path))
+		return;
+	refcount_inc(&like->dev->refs);
+	path->dev = like->dev;
+	path->port = like->port;
+	path->sgid_index = like->sgid_index;
+	memcpy(path->gid, like->gid, SMC_IB_GID_LEN);
+	memcpy(path->mac, like->mac, ETH_ALEN);
+}
+
+/* See llc.h. */
 struct smc_link *smc_lgr_link_add(struct smc_lgr *lgr,
-				  const struct smc_link *like)
+				  const struct smc_ib_path *path)
 {
 	struct smc_link *link = NULL;
 	int i, rc;
@@ -665,10 +759,10 @@ struct smc_link *smc_lgr_link_add(struct smc_lgr *lgr,
 	link->lgr = lgr;
 	link->idx = i;
 	link->link_id = 0;
-	link->port = like->port;
-	link->sgid_index = like->sgid_index;
-	memcpy(link->gid, like->gid, SMC_IB_GID_LEN);
-	memcpy(link->mac, like->mac, ETH_ALEN);
+	link->port = path->port;
+	link->sgid_index = path->sgid_index;
+	memcpy(link->gid, path->gid, SMC_IB_GID_LEN);
+	memcpy(link->mac, path->mac, ETH_ALEN);
 	memset(&link->peer, 0, sizeof(link->peer));
 	memset(link->peer_link_uid, 0, sizeof(link->peer_link_uid));
 	atomic_set(&link->conn_cnt, 0);
@@ -676,9 +770,9 @@ struct smc_link *smc_lgr_link_add(struct smc_lgr *lgr,
 	link->rx_bytes = 0;
 	link->tx_msgs = 0;
 	link->rx_msgs = 0;
-	refcount_inc(&like->dev->refs);
+	refcount_inc(&path->dev->refs);
 	write_lock_bh(&lgr->conns_lock);
-	link->dev = like->dev;
+	link->dev = path->dev;
 	write_unlock_bh(&lgr->conns_lock);
 	if (smc_wr_link_init(link))
 		goto put_dev;
@@ -706,7 +800,7 @@ put_dev:
 	write_lock_bh(&lgr->conns_lock);
 	link->dev = NULL;
 	write_unlock_bh(&lgr->conns_lock);
-	smc_ib_put(like->dev);
+	smc_ib_put(path->dev);
 	return NULL;
 }
 
@@ -740,6 +834,7 @@ void smc_lgr_link_free(struct smc_link *link)
 	write_unlock_bh(&lgr->conns_lock);
 	if (dev)
 		smc_ib_put(dev);
+	wake_up_all(&smc_lgr_waitq);	/* smc_lgr_terminate_dev() */
 }
 
 /* See llc.h. */

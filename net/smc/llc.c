@@ -21,9 +21,10 @@
  * first link is confirmed and again after a link was lost (ADD_LINK with
  * the new QP, the rkeys of every RMB on the new link in the v2 message or
  * in ADD_LINK_CONT for v1, CONFIRM_LINK on the new link); the client
- * answers.  The new link is a second QP pair on the device and port of
- * the first one (upstream's "asymmetric local" case): this module does not
- * look for another RDMA device yet.  A link that fails or that the peer
+ * answers.  Each side puts its end of the new link on another RDMA device
+ * when it has one that can reach the peer like the first link does
+ * (upstream's "symmetric" link group), else on a second QP pair on the
+ * first link's device and port ("asymmetric").  A link that fails or that the peer
  * deletes while another one is active gives its connections to that one
  * and goes; only the last link takes the lgr with it.  Both run in work
  * items of their own, under llc_mutex like every local flow.
@@ -1084,6 +1085,7 @@ static void smc_llc_srv_add_link(struct smc_lgr *lgr)
 	struct smc_llc_rkey_pair *pairs;
 	struct smc_link *link, *new;
 	struct smc_link_peer peer;
+	struct smc_ib_path path;
 	struct smc_llc_msg m;
 	bool told = false;
 	unsigned int n;
@@ -1099,7 +1101,9 @@ static void smc_llc_srv_add_link(struct smc_lgr *lgr)
 			GFP_KERNEL);
 	if (!pairs)
 		return;
-	new = smc_lgr_link_add(lgr, link);
+	smc_lgr_link_path(lgr, link, &path);
+	new = smc_lgr_link_add(lgr, &path);
+	smc_ib_put(path.dev);
 	if (!new)
 		goto out;
 	new->link_id = smc_llc_new_link_id(lgr);
@@ -1164,6 +1168,7 @@ static void smc_llc_cli_add_link(struct smc_lgr *lgr,
 	struct smc_link *link = e->link, *new = NULL;
 	struct smc_llc_rkey_pair *pairs = NULL;
 	struct smc_link_peer peer;
+	struct smc_ib_path path;
 	struct smc_llc_msg req, m;
 	bool told = false;
 	unsigned int n;
@@ -1182,7 +1187,9 @@ static void smc_llc_cli_add_link(struct smc_lgr *lgr,
 			GFP_KERNEL);
 	if (!pairs)
 		goto reject;
-	new = smc_lgr_link_add(lgr, link);
+	smc_lgr_link_path(lgr, link, &path);
+	new = smc_lgr_link_add(lgr, &path);
+	smc_ib_put(path.dev);
 	if (!new)
 		goto reject;
 	new->link_id = req.add_link.link_num;	/* the server numbers links */

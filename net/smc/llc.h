@@ -55,9 +55,13 @@ int smc_rtoken_delete(struct smc_lgr *lgr, struct smc_link *link, u32 rkey);
 /*
  * lgr.c, for llc.c's link flows; process context, lgr->llc_mutex held.
  * smc_lgr_link_add():    a new link in SMC_LINK_INIT in a free slot, on
- *                        @like's device, port and GID (a second QP pair:
- *                        the asymmetric case), every buffer of the lgr
- *                        mapped on it; NULL if none is free or on failure.
+ *                        @path (its own device reference), every buffer
+ *                        of the lgr mapped on it; NULL if none is free or
+ *                        on failure.
+ * smc_lgr_link_path():   where a further link goes: another RDMA device
+ *                        if the host has a suitable one (symmetric), else
+ *                        @like's device, port and GID again (a second QP
+ *                        pair: asymmetric); release with smc_ib_put().
  * smc_lgr_link_free():   unmap the buffers, destroy the link, forget the
  *                        peer's rkeys on it; the slot is SMC_LINK_UNUSED.
  *                        No connection may use it any more.
@@ -71,7 +75,9 @@ int smc_rtoken_delete(struct smc_lgr *lgr, struct smc_link *link, u32 rkey);
  *                        @p's rkey_new/vaddr_new on @link.
  */
 struct smc_link *smc_lgr_link_add(struct smc_lgr *lgr,
-				  const struct smc_link *like);
+				  const struct smc_ib_path *path);
+void smc_lgr_link_path(struct smc_lgr *lgr, const struct smc_link *like,
+		       struct smc_ib_path *path);
 void smc_lgr_link_free(struct smc_link *link);
 int smc_lgr_switch_conns(struct smc_lgr *lgr, struct smc_link *from);
 unsigned int smc_lgr_rmb_rkeys(struct smc_lgr *lgr, const struct smc_link *old,

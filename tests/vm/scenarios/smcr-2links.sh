@@ -21,6 +21,15 @@
 #    /sys/kernel/debug/smc/fail_link).  Every byte must still arrive
 #    (smc_load verifies data and checksum) and the link group must keep an
 #    ACTIVE link.
+#
+# SMCR_SYM=1 (smcr-sym.sh, two NICs): each VM also has eth1 with rxe1 on a
+# second LAN, addressed in eth0's subnet (without a prefix route, plus a
+# host route to the peer's eth1) so that a Linux 6.12 peer accepts it as
+# an alternate path.  The second link must then join rxe1 to rxe1 on both
+# VMs (a symmetric link group), whichever module runs where; and when both
+# run ours, the failover removes the client's rxe1 device (`rdma link
+# delete`) instead of breaking a QP: its links must go, the connections
+# move to rxe0 and every byte still arrives.
 set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
 
@@ -40,8 +49,25 @@ if [ "$SMC_IMPL" = ours ]; then
 	sysctl -qw net.smc.smcr_max_links_per_lgr=2 ||
 		fail "cannot allow two links per link group"
 fi
+SYM=${SMCR_SYM:-0}
+if [ "$SYM" = 1 ]; then
+	[ -e /sys/class/net/eth1 ] || fail "SMCR_SYM=1 needs eth1 (vmtest --nics 2)"
+	ip1=192.168.77.$((11 + VM_INDEX))
+	peer1=192.168.77.$((12 - VM_INDEX))
+	ip link set eth1 up
+	ip addr add "$ip1/24" dev eth1 noprefixroute
+	ip route add "$peer1/32" dev eth1 src "$ip1"
+	rdma link add rxe1 type rxe netdev eth1 || fail "cannot add rxe1 on eth1"
+fi
 smcr_setup
 barrier setup
+if [ "$SYM" = 1 ]; then
+	# a Linux 6.12 peer takes the next hop's MAC from the neighbour
+	# table as it is: resolve it before any link needs it
+	busybox ping -c 1 -w 5 -I eth1 "$peer1" >/dev/null || fail "no ping to $peer1 on eth1"
+	rdma link show | sed 's/^/  /'
+fi
+barrier eth1-up
 # the VM that breaks a link: the server if it runs our module, else the client
 if [ "$(cat "$SHARED/impl-0")" = ours ]; then
 	FAILVM=0
@@ -51,10 +77,13 @@ else
 	FAILVM=-1
 fi
 WANT=2
-if [ "$(cat "$SHARED/impl-1")" = dist ]; then
+if [ "$(cat "$SHARED/impl-1")" = dist ] && [ "$SYM" != 1 ]; then
 	WANT=1
 	FAILVM=-1
 fi
+FAIL_HOW=qp
+[ "$SYM" = 1 ] && [ "$(cat "$SHARED/impl-0")$(cat "$SHARED/impl-1")" = oursours ] &&
+	FAILVM=1 FAIL_HOW=rdma
 log "want $WANT ACTIVE link(s) per link group; failover on vm$FAILVM"
 
 # links_json FILE: smcctl --json links into FILE
@@ -62,20 +91,21 @@ links_json() {
 	"$SMCCTL" --json links >"$1" 2>/dev/null || echo '{"links":[]}' >"$1"
 }
 
-# links_check FILE WANT SPREAD: every link group with connections has WANT
-# ACTIVE links; SPREAD=1: each of them carries connections.  Prints
-# PROBLEM lines.
+# links_check FILE WANT SPREAD [SYM]: every link group with connections has
+# WANT ACTIVE links; SPREAD=1: each of them carries connections; SYM=1:
+# they are on different RDMA devices.  Prints PROBLEM lines.
 links_check() {
-	F="$1" W="$2" S="$3" $SMCR_PY -c '
+	F="$1" W="$2" S="$3" Y="${4:-0}" $SMCR_PY -c '
 import json, os
 links = json.load(open(os.environ["F"]))["links"]
 want, spread = int(os.environ["W"]), os.environ["S"] == "1"
+sym = os.environ["Y"] == "1"
 groups = {}
 for k in links:
     groups.setdefault(k["lgr_id"], []).append(k)
 busy = {g: ls for g, ls in groups.items() if sum(k["conns"] for k in ls)}
 print("%d link groups, %d with connections: %s" % (len(groups), len(busy),
-      "; ".join("%08x: %s" % (g, ", ".join("link %d %s conns %d" % (k["link_id"], k["state"], k["conns"]) for k in ls)) for g, ls in groups.items())))
+      "; ".join("%08x: %s" % (g, ", ".join("link %d %s %s conns %d" % (k["link_id"], k["ibdev"], k["state"], k["conns"]) for k in ls)) for g, ls in groups.items())))
 if not busy:
     print("PROBLEM no link group with connections")
 for g, ls in busy.items():
@@ -84,6 +114,8 @@ for g, ls in busy.items():
         print("PROBLEM link group %08x has %d ACTIVE links, want %d" % (g, len(act), want))
     if spread and any(not k["conns"] for k in act):
         print("PROBLEM link group %08x: connections not spread over its links" % g)
+    if sym and len(set(k["ibdev"] for k in act)) != len(act):
+        print("PROBLEM link group %08x: links share an RDMA device (%s), want one per device" % (g, ", ".join(k["ibdev"] for k in act)))
 '
 }
 
@@ -138,10 +170,11 @@ else
 	sleep 5		# time for an ADD_LINK and its rejection
 fi
 links_json "$RESULTS/links-first.json"
-record "links after first contact" "$(links_check "$RESULTS/links-first.json" "$WANT" 0)"
+record "links after first contact" "$(links_check "$RESULTS/links-first.json" "$WANT" 0 "$SYM")"
 barrier two-links 60
 
 # 2. more connections spread over both links, verified echo
+smcr_snapshot before-main
 if [ "$VM_INDEX" -eq 1 ]; then
 	rm -f /tmp/main-go /tmp/main-release
 	run_bg smc_load-client smc_load -c "$VM_IP_0" -p "$PORT" -N "$CONNS" \
@@ -151,10 +184,16 @@ if [ "$VM_INDEX" -eq 1 ]; then
 	smcr_client_at holding "$SECS"
 fi
 barrier main-held $((SECS + 45))
+smcr_snapshot main-held
+if [ "$VM_INDEX" -eq 1 ]; then
+	smcr_expect_stats before-main main-held "$CONNS" 0
+else
+	smcr_expect_stats before-main main-held 0 "$CONNS"
+fi
 links_json "$RESULTS/links-main.json"
 spread=0
 [ "$VM_INDEX" -eq 0 ] && [ "$SMC_IMPL" = ours ] && [ "$WANT" -eq 2 ] && spread=1
-record "links under load" "$(links_check "$RESULTS/links-main.json" "$WANT" "$spread")"
+record "links under load" "$(links_check "$RESULTS/links-main.json" "$WANT" "$spread" "$SYM")"
 barrier main-checked
 if [ "$VM_INDEX" -eq 1 ]; then
 	touch /tmp/main-release
@@ -173,7 +212,16 @@ if [ "$FAILVM" -ge 0 ]; then
 			-t "$SECS"
 		FO=$BG_PID
 	fi
-	if [ "$VM_INDEX" -eq "$FAILVM" ]; then
+	if [ "$VM_INDEX" -eq "$FAILVM" ] && [ "$FAIL_HOW" = rdma ]; then
+		sleep 3
+		log "removing rxe1 while data moves"
+		rdma link delete rxe1 || smcr_problem "rdma link delete rxe1 failed"
+		links_json "$RESULTS/links-after-delete.json"
+		record "links right after rxe1 went" "$(links_check "$RESULTS/links-after-delete.json" 1 0 |
+			sed 's/^PROBLEM \(.*\) has \([2-9]\) ACTIVE links, want 1$/(\1 has \2 ACTIVE links again)/')"
+		grep -q '"ibdev":"rxe1"' "$RESULTS/links-after-delete.json" &&
+			smcr_problem "a link is still on rxe1 after its removal"
+	elif [ "$VM_INDEX" -eq "$FAILVM" ]; then
 		[ -w /sys/kernel/debug/smc/fail_link ] ||
 			mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
 		sleep 3
