@@ -449,3 +449,41 @@ void smc_ib_exit(void)
 	debugfs_remove(smc_ib_debugfs);	/* waits for readers */
 	ib_unregister_client(&smc_ib_client);
 }
+
+/**
+ * smc_ib_find_port() - the first active RoCE port a caller's test accepts
+ * @net: only devices this namespace may use are tried
+ * @want: the test, given the device's name and a port number; it runs
+ *	under the device list mutex, so it must not use the lookups above
+ * @arg: passed to @want
+ * @port: the port number (1-based) is stored here on success
+ *
+ * Return: the device with a reference held (release with smc_ib_put()),
+ * or NULL.
+ */
+struct smc_ib_dev *smc_ib_find_port(struct net *net,
+				    bool (*want)(const char *name, u8 port,
+						 void *arg),
+				    void *arg, u8 *port)
+{
+	struct smc_ib_dev *dev, *found = NULL;
+	u32 p;
+
+	mutex_lock(&smc_ib_mutex);
+	list_for_each_entry(dev, &smc_ib_devs, list) {
+		if (!rdma_dev_access_netns(dev->ibdev, net))
+			continue;
+		for (p = 1; p <= smc_ib_last_port(dev); p++) {
+			if (!dev->port[p - 1].roce || !dev->port[p - 1].active ||
+			    !want(dev_name(&dev->ibdev->dev), p, arg))
+				continue;
+			smc_ib_get(dev);
+			found = dev;
+			*port = p;
+			goto out;
+		}
+	}
+out:
+	mutex_unlock(&smc_ib_mutex);
+	return found;
+}

@@ -71,4 +71,9 @@ bool smc_ib_port_active(struct smc_ib_dev *dev, u8 port);
 int smc_ib_dev_info(struct net *net, unsigned int *pos,
 		    struct smc_ib_dev_info *info);
 
+struct smc_ib_dev *smc_ib_find_port(struct net *net,
+				    bool (*want)(const char *name, u8 port,
+						 void *arg),
+				    void *arg, u8 *port);
+
 #endif /* SMC_IB_H */
