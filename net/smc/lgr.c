@@ -42,6 +42,7 @@
 #include "core.h"
 #include "wr.h"
 #include "llc.h"
+#include "pnet.h"
 
 #define SMC_LGR_ID_STEP		256		/* as upstream numbers them */
 #define SMC_LGR_IDLE_SERVER	(600 * HZ)	/* upstream's idle timeouts */
@@ -240,6 +241,7 @@ struct smc_lgr *smc_lgr_create(const struct smc_lgr_key *key,
 	memcpy(lgr->peer_gid, key->peer_gid, SMC_IB_GID_LEN);
 	memcpy(lgr->peer_mac, key->peer_mac, ETH_ALEN);
 	lgr->vlan = key->vlan;
+	smc_pnet_of_ibport(lgr->net, local->dev, local->port, lgr->pnetid);
 	lgr->max_conns = local->max_conns ? : SMC_CONNS_MAX;
 	lgr->max_links = local->max_links;
 	mutex_init(&lgr->llc_mutex);
@@ -1383,6 +1385,8 @@ static bool smc_lgr_copy(struct smc_lgr *lgr, struct smc_lgr_info *info)
 	memcpy(info->peer_hostname, lgr->peer_hostname, SMC_CLC_HOSTNAME_LEN);
 	info->peer_hostname[SMC_CLC_HOSTNAME_LEN] = '\0';
 	info->vlan = lgr->vlan;
+	memcpy(info->pnetid, lgr->pnetid, SMC_IB_PNETID_LEN);
+	info->pnetid[SMC_IB_PNETID_LEN] = '\0';
 	info->net_cookie = lgr->net->net_cookie;
 	info->conns_num = lgr->conns_num;
 	info->max_conns = lgr->max_conns;
