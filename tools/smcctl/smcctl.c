@@ -1404,11 +1404,15 @@ static void pnet_put_str(struct pnet_req *r, uint16_t type, const char *s)
 	pnet_put(r, type, s, strlen(s) + 1);
 }
 
-/* SMC_PNETID's id; exits with EXIT_NOSMC when it is not there */
+/*
+ * SMC_PNETID's id; exits with EXIT_NOSMC when it is not there.  Also asks
+ * for extended ACKs on @fd: the kernel's reason for a refusal.
+ */
 static int pnet_family(int fd)
 {
-	int id = -1, err;
+	int id = -1, err, on = 1;
 
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &on, sizeof(on));
 	err = family_lookup_name(fd, SMCR_GENL_FAMILY_NAME, &id);
 	if (err == ENOENT || (!err && id < 0))
 		die(EXIT_NOSMC, "%s",
