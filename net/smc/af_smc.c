@@ -29,6 +29,7 @@
 #include "ib.h"
 #include "core.h"
 #include "eid.h"
+#include "pnet.h"
 #include "sysctl.h"
 
 struct workqueue_struct *smc_wq;
@@ -583,9 +584,12 @@ static int __init smc_init(void)
 	rc = smc_diag_init();
 	if (rc)
 		goto out_nl;
-	rc = smc_ib_init();
+	rc = smc_pnet_init();
 	if (rc)
 		goto out_diag;
+	rc = smc_ib_init();
+	if (rc)
+		goto out_pnet;
 	rc = sock_register(&smc_family_ops);
 	if (rc)
 		goto out_ib;
@@ -605,6 +609,8 @@ out_sock:
 	sock_unregister(PF_SMC);
 out_ib:
 	smc_ib_exit();
+out_pnet:
+	smc_pnet_exit();
 out_diag:
 	smc_diag_exit();
 out_nl:
@@ -632,6 +638,7 @@ static void __exit smc_exit(void)
 	/* no sockets are left: every link group can go */
 	smc_lgr_exit();
 	smc_ib_exit();
+	smc_pnet_exit();
 	smc_diag_exit();
 	smc_nl_exit();
 	smc_stats_exit();

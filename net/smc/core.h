@@ -148,6 +148,7 @@ struct smc_lgr {
 	u8 peer_gid[SMC_IB_GID_LEN];	/* the first link's peer GID */
 	u8 peer_mac[ETH_ALEN];	/* v1: lgr match also by MAC */
 	unsigned short vlan;
+	u8 pnetid[SMC_IB_PNETID_LEN];	/* the first link's port's, NUL padded */
 	u8 max_conns;
 	u8 max_links;
 	char peer_hostname[SMC_CLC_HOSTNAME_LEN + 1];
@@ -366,6 +367,7 @@ struct smc_lgr_info {
 	u8 peer_os;
 	char peer_hostname[SMC_CLC_HOSTNAME_LEN + 1];
 	unsigned short vlan;
+	char pnetid[SMC_IB_PNETID_LEN + 1];
 	u64 net_cookie;
 	u32 conns_num;
 	u8 max_conns;

@@ -29,6 +29,7 @@
 #include "conn.h"
 #include "core.h"
 #include "eid.h"
+#include "pnet.h"
 #include "sysctl.h"
 
 /* Everything one handshake needs, too large for the stack. */
@@ -155,7 +156,7 @@ static void smc_hs_local(struct smc_hs *hs, struct sock *clcsk)
 	}
 	memcpy(l->mac, ndev->dev_addr, ETH_ALEN);
 
-	hs->dev = smc_ib_find_by_netdev(ndev, &hs->port);
+	hs->dev = smc_pnet_find_dev(sock_net(clcsk), ndev, &hs->port);
 	if (hs->dev) {
 		l->r_v1 = !smc_ib_find_gid(hs->dev, hs->port, ndev, hs->vlan,
 					   false, l->gid, &hs->sgid_v1);

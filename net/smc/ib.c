@@ -378,6 +378,9 @@ int smc_ib_find_gid(struct smc_ib_dev *dev, u8 port, struct net_device *ndev,
  *	device must have an IPv4 address on the subnet of this GID's
  *	address, so that the peer can reach it the way it reaches the first
  *	link, and so that a Linux 6.12 peer, which checks the same, accepts it.
+ * @want: the caller's test of a port by device name and port number (the
+ *	PNET ID), called under the device list's mutex
+ * @arg: passed to @want
  * @path: filled in on success, with a reference on @path->dev
  *
  * The first active RoCE port of another device wins, so that a link group
@@ -389,7 +392,8 @@ int smc_ib_find_gid(struct smc_ib_dev *dev, u8 port, struct net_device *ndev,
 int smc_ib_find_alt(struct net *net, const struct smc_ib_dev *avoid,
 		    unsigned short vlan, bool want_roce_v2,
 		    const u8 like_gid[SMC_IB_GID_LEN],
-		    struct smc_ib_path *path)
+		    bool (*want)(const char *name, u8 port, void *arg),
+		    void *arg, struct smc_ib_path *path)
 {
 	__be32 subnet_of = 0;
 	struct smc_ib_dev *dev;
@@ -408,7 +412,8 @@ int smc_ib_find_alt(struct net *net, const struct smc_ib_dev *avoid,
 		    !rdma_dev_access_netns(dev->ibdev, net))
 			continue;
 		for (p = 1; p <= smc_ib_last_port(dev); p++) {
-			if (!dev->port[p - 1].roce || !dev->port[p - 1].active)
+			if (!dev->port[p - 1].roce || !dev->port[p - 1].active ||
+			    !want(dev_name(&dev->ibdev->dev), p, arg))
 				continue;
 			if (__smc_ib_find_gid(dev, p, NULL, vlan, want_roce_v2,
 					      want_roce_v2 ? net : NULL,
@@ -545,4 +550,42 @@ void smc_ib_exit(void)
 {
 	debugfs_remove(smc_ib_debugfs);	/* waits for readers */
 	ib_unregister_client(&smc_ib_client);
+}
+
+/**
+ * smc_ib_find_port() - the first active RoCE port a caller's test accepts
+ * @net: only devices this namespace may use are tried
+ * @want: the test, given the device's name and a port number; it runs
+ *	under the device list mutex, so it must not use the lookups above
+ * @arg: passed to @want
+ * @port: the port number (1-based) is stored here on success
+ *
+ * Return: the device with a reference held (release with smc_ib_put()),
+ * or NULL.
+ */
+struct smc_ib_dev *smc_ib_find_port(struct net *net,
+				    bool (*want)(const char *name, u8 port,
+						 void *arg),
+				    void *arg, u8 *port)
+{
+	struct smc_ib_dev *dev, *found = NULL;
+	u32 p;
+
+	mutex_lock(&smc_ib_mutex);
+	list_for_each_entry(dev, &smc_ib_devs, list) {
+		if (!rdma_dev_access_netns(dev->ibdev, net))
+			continue;
+		for (p = 1; p <= smc_ib_last_port(dev); p++) {
+			if (!dev->port[p - 1].roce || !dev->port[p - 1].active ||
+			    !want(dev_name(&dev->ibdev->dev), p, arg))
+				continue;
+			smc_ib_get(dev);
+			found = dev;
+			*port = p;
+			goto out;
+		}
+	}
+out:
+	mutex_unlock(&smc_ib_mutex);
+	return found;
 }

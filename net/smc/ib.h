@@ -83,6 +83,12 @@ struct smc_ib_path {
 int smc_ib_find_alt(struct net *net, const struct smc_ib_dev *avoid,
 		    unsigned short vlan, bool want_roce_v2,
 		    const u8 like_gid[SMC_IB_GID_LEN],
-		    struct smc_ib_path *path);
+		    bool (*want)(const char *name, u8 port, void *arg),
+		    void *arg, struct smc_ib_path *path);
+
+struct smc_ib_dev *smc_ib_find_port(struct net *net,
+				    bool (*want)(const char *name, u8 port,
+						 void *arg),
+				    void *arg, u8 *port);
 
 #endif /* SMC_IB_H */

@@ -42,6 +42,7 @@
 #include "core.h"
 #include "wr.h"
 #include "llc.h"
+#include "pnet.h"
 
 #define SMC_LGR_ID_STEP		256		/* as upstream numbers them */
 #define SMC_LGR_IDLE_SERVER	(600 * HZ)	/* upstream's idle timeouts */
@@ -257,6 +258,7 @@ struct smc_lgr *smc_lgr_create(const struct smc_lgr_key *key,
 	memcpy(lgr->peer_gid, key->peer_gid, SMC_IB_GID_LEN);
 	memcpy(lgr->peer_mac, key->peer_mac, ETH_ALEN);
 	lgr->vlan = key->vlan;
+	smc_pnet_of_ibport(lgr->net, local->dev, local->port, lgr->pnetid);
 	lgr->max_conns = local->max_conns ? : SMC_CONNS_MAX;
 	lgr->max_links = local->max_links;
 	mutex_init(&lgr->llc_mutex);
@@ -726,12 +728,23 @@ static int smc_lgr_map_bufs(struct smc_lgr *lgr, struct smc_link *link)
 	return 0;
 }
 
+/* a port for a further link must be on the link group's physical network */
+static bool smc_lgr_same_pnet(const char *name, u8 port, void *arg)
+{
+	const struct smc_lgr *lgr = arg;
+	u8 pnetid[SMC_IB_PNETID_LEN];
+
+	smc_pnet_of_ibname(name, port, pnetid);
+	return smc_pnet_match(pnetid, lgr->pnetid);
+}
+
 /* See llc.h. */
 void smc_lgr_link_path(struct smc_lgr *lgr, const struct smc_link *like,
 		       struct smc_ib_path *path)
 {
 	if (!smc_ib_find_alt(lgr->net, like->dev, lgr->vlan,
-			     lgr->version == SMC_V2, like->gid, path))
+			     lgr->version == SMC_V2, like->gid,
+			     smc_lgr_same_pnet, lgr, path))
 		return;
 	refcount_inc(&like->dev->refs);
 	path->dev = like->dev;
@@ -1478,6 +1491,8 @@ static bool smc_lgr_copy(struct smc_lgr *lgr, struct smc_lgr_info *info)
 	memcpy(info->peer_hostname, lgr->peer_hostname, SMC_CLC_HOSTNAME_LEN);
 	info->peer_hostname[SMC_CLC_HOSTNAME_LEN] = '\0';
 	info->vlan = lgr->vlan;
+	memcpy(info->pnetid, lgr->pnetid, SMC_IB_PNETID_LEN);
+	info->pnetid[SMC_IB_PNETID_LEN] = '\0';
 	info->net_cookie = lgr->net->net_cookie;
 	info->conns_num = lgr->conns_num;
 	info->max_conns = lgr->max_conns;

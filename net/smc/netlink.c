@@ -28,6 +28,7 @@
 #include "core.h"
 #include "eid.h"
 #include "ib.h"
+#include "pnet.h"
 #include "stats.h"
 
 /* what SMC_NETLINK_GET_SYS_INFO announces */
@@ -352,19 +353,23 @@ static int smc_nl_get_fback_stats(struct sk_buff *skb,
 /*
  * One port: SMC_NLA_DEV_PORT or SMC_NLA_DEV_PORT2 { PNET_USR, PNETID,
  * NETDEV, VALID, STATE, LNK_CNT }, the set upstream emits for each port
- * the device has.  No PNET table and no links exist yet: the PNET ID is
- * empty and the link count 0.
+ * the device has.  The PNET ID is the PNET table's (PNET_USR 1) or empty;
+ * no links are counted yet.
  */
 static int smc_nl_put_dev_port(struct sk_buff *skb, int type,
+			       const char *name, u8 num,
 			       const struct smc_ib_port *port)
 {
+	char pnetid[SMC_PNET_LEN + 1] = {};
 	struct nlattr *nest;
+	bool user;
 
+	user = !smc_pnet_of_ibname(name, num, (u8 *)pnetid);
 	nest = nla_nest_start(skb, type);
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u8(skb, SMC_NLA_DEV_PORT_PNET_USR, 0) ||
-	    nla_put_string(skb, SMC_NLA_DEV_PORT_PNETID, "") ||
+	if (nla_put_u8(skb, SMC_NLA_DEV_PORT_PNET_USR, user) ||
+	    nla_put_string(skb, SMC_NLA_DEV_PORT_PNETID, pnetid) ||
 	    nla_put_u32(skb, SMC_NLA_DEV_PORT_NETDEV, port->ifindex) ||
 	    nla_put_u8(skb, SMC_NLA_DEV_PORT_VALID, 1) ||
 	    nla_put_u8(skb, SMC_NLA_DEV_PORT_STATE, port->active) ||
@@ -412,8 +417,8 @@ static int smc_nl_put_dev_smcr(struct sk_buff *skb,
 		      SMC_NLA_DEV_PORT2);
 	for (i = 0; i < SMC_IB_MAX_PORTS; i++) {
 		if (info->port[i].valid &&
-		    smc_nl_put_dev_port(skb, SMC_NLA_DEV_PORT + i,
-					&info->port[i]))
+		    smc_nl_put_dev_port(skb, SMC_NLA_DEV_PORT + i, info->name,
+					i + 1, &info->port[i]))
 			goto cancel_nest;
 	}
 	nla_nest_end(skb, nest);
@@ -570,7 +575,8 @@ static u8 smc_nl_lgr_type(const struct smc_lgr_info *info)
 /*
  * One message SMC_NETLINK_GET_LGR_SMCR: SMC_GEN_LGR_SMCR { ID, CONNS_NUM,
  * ROLE, TYPE, BUF_TYPE, VLAN_ID, NET_COOKIE, PNETID, SNDBUF_ALLOC,
- * RMB_ALLOC (bytes), v2 nests }.  No PNET table: the PNET ID is empty.
+ * RMB_ALLOC (bytes), v2 nests }.  The PNET ID is that of the first link's
+ * RDMA port when the lgr was made.
  */
 static int smc_nl_put_lgr(struct sk_buff *skb, struct netlink_callback *cb,
 			  const struct smc_lgr_info *info)
@@ -594,7 +600,7 @@ static int smc_nl_put_lgr(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u8(skb, SMC_NLA_LGR_R_VLAN_ID, (u8)info->vlan) ||
 	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_NET_COOKIE, info->net_cookie,
 			      SMC_NLA_LGR_R_PAD) ||
-	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, "") ||
+	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, info->pnetid) ||
 	    nla_put_uint(skb, SMC_NLA_LGR_R_SNDBUF_ALLOC, info->sndbuf_bytes) ||
 	    nla_put_uint(skb, SMC_NLA_LGR_R_RMB_ALLOC, info->rmb_bytes))
 		goto cancel_nest;

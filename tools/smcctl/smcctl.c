@@ -9,9 +9,11 @@
  *   smcctl [--json] devices       RoCE devices and their ports
  *   smcctl [--json] linkgroups    SMC-R link groups
  *   smcctl [--json] links         SMC-R links, per link group
+ *   smcctl [--json] pnet ...      the PNET table (add, del, flush, show)
  *
  * Talks plain netlink: generic netlink family "SMC_GEN_NETLINK" for the
- * counters, NETLINK_SOCK_DIAG with family AF_SMC for the sockets.  The JSON
+ * counters, "SMC_PNETID" for the PNET table (as smc-tools' smc_pnet),
+ * NETLINK_SOCK_DIAG with family AF_SMC for the sockets.  The JSON
  * formats are documented in README.md and are kept stable.
  */
 #include <arpa/inet.h>
@@ -172,6 +174,11 @@ static void nl_send(int fd, struct nlmsghdr *nlh)
 
 typedef void (*msg_cb)(const struct nlmsghdr *nlh, void *arg);
 
+/* the kernel's explanation of the last error (extended ACK), or "" */
+static char nl_errmsg[256];
+
+static void nl_save_errmsg(const struct nlmsghdr *nlh);
+
 /*
  * Receive the answer to the request with sequence number @seq until
  * NLMSG_DONE (dump) or the first message (non-dump).  Returns 0 or the
@@ -208,8 +215,10 @@ static int nl_recv(int fd, uint32_t seq, bool dump, msg_cb cb, void *arg)
 
 				if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
 					return EPROTO;
-				if (e->error)
+				if (e->error) {
+					nl_save_errmsg(nlh);
 					return -e->error;
+				}
 				if (!dump)
 					return 0;
 				continue;
@@ -247,6 +256,31 @@ static void parse_attrs(const struct nlattr **tb, int max, const void *data,
 static const void *attr_data(const struct nlattr *a)
 {
 	return (const char *)a + NLA_HDRLEN;
+}
+
+/* NLMSGERR_ATTR_MSG of an error message with extended ACK attributes */
+static void nl_save_errmsg(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	const struct nlmsgerr *e = NLMSG_DATA(nlh);
+	size_t off = sizeof(*e), len, n;
+
+	nl_errmsg[0] = '\0';
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - sizeof(e->msg);
+	if (NLMSG_LENGTH(off) > nlh->nlmsg_len)
+		return;
+	len = nlh->nlmsg_len - NLMSG_LENGTH(off);
+	parse_attrs(tb, NLMSGERR_ATTR_MAX, (const char *)e + off, len);
+	if (!tb[NLMSGERR_ATTR_MSG])
+		return;
+	n = tb[NLMSGERR_ATTR_MSG]->nla_len - NLA_HDRLEN;
+	if (n >= sizeof(nl_errmsg))
+		n = sizeof(nl_errmsg) - 1;
+	memcpy(nl_errmsg, attr_data(tb[NLMSGERR_ATTR_MSG]), n);
+	nl_errmsg[n] = '\0';
 }
 
 static size_t attr_len(const struct nlattr *a)
@@ -308,18 +342,18 @@ static void family_cb(const struct nlmsghdr *nlh, void *arg)
 		*id = (int)attr_uint(tb[CTRL_ATTR_FAMILY_ID]);
 }
 
-/* Ask for SMC_GEN_NETLINK's id; 0 (*@id set, -1 if none) or an errno. */
-static int family_lookup(int fd, int *id)
+/* Ask for family @name's id; 0 (*@id set, -1 if none) or an errno. */
+static int family_lookup_name(int fd, const char *name, int *id)
 {
 	struct genl_req req;
-	size_t nlen = strlen(SMC_GENL_FAMILY_NAME) + 1;
+	size_t nlen = strlen(name) + 1;
 	struct nlattr *a;
 
 	memset(&req, 0, sizeof(req));
 	a = (struct nlattr *)req.attrs;
 	a->nla_type = CTRL_ATTR_FAMILY_NAME;
 	a->nla_len = NLA_HDRLEN + nlen;
-	memcpy(req.attrs + NLA_HDRLEN, SMC_GENL_FAMILY_NAME, nlen);
+	memcpy(req.attrs + NLA_HDRLEN, name, nlen);
 	req.nlh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN) + NLA_ALIGN(a->nla_len);
 	req.nlh.nlmsg_type = GENL_ID_CTRL;
 	req.nlh.nlmsg_flags = NLM_F_REQUEST;
@@ -328,6 +362,11 @@ static int family_lookup(int fd, int *id)
 	req.genl.version = 1;
 	nl_send(fd, &req.nlh);
 	return nl_recv(fd, req.nlh.nlmsg_seq, false, family_cb, id);
+}
+
+static int family_lookup(int fd, int *id)
+{
+	return family_lookup_name(fd, SMC_GENL_FAMILY_NAME, id);
 }
 
 /* Resolve SMC_GEN_NETLINK; exits with EXIT_NOSMC when it is not there. */
@@ -1339,6 +1378,258 @@ static int cmd_connections(void)
 	return 0;
 }
 
+/* ---- smcctl pnet ---- */
+
+struct pnet_req {
+	struct nlmsghdr nlh;
+	struct genlmsghdr genl;
+	char attrs[256];
+};
+
+static void pnet_put(struct pnet_req *r, uint16_t type, const void *data,
+		     size_t len)
+{
+	struct nlattr *a = (struct nlattr *)((char *)r + r->nlh.nlmsg_len);
+
+	if (r->nlh.nlmsg_len + NLA_ALIGN(NLA_HDRLEN + len) > sizeof(*r))
+		die(64, "%s", "pnet: arguments too long");
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	memcpy((char *)a + NLA_HDRLEN, data, len);
+	r->nlh.nlmsg_len += NLA_ALIGN(a->nla_len);
+}
+
+static void pnet_put_str(struct pnet_req *r, uint16_t type, const char *s)
+{
+	pnet_put(r, type, s, strlen(s) + 1);
+}
+
+/*
+ * SMC_PNETID's id; exits with EXIT_NOSMC when it is not there.  Also asks
+ * for extended ACKs on @fd: the kernel's reason for a refusal.
+ */
+static int pnet_family(int fd)
+{
+	int id = -1, err, on = 1;
+
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &on, sizeof(on));
+	err = family_lookup_name(fd, SMCR_GENL_FAMILY_NAME, &id);
+	if (err == ENOENT || (!err && id < 0))
+		die(EXIT_NOSMC, "%s",
+		    "generic netlink family " SMCR_GENL_FAMILY_NAME
+		    " not found: is the smc module loaded?");
+	if (err)
+		die(1, "resolving " SMCR_GENL_FAMILY_NAME ": %s", strerror(err));
+	return id;
+}
+
+static void pnet_init(struct pnet_req *r, int family, uint8_t cmd,
+		      uint16_t flags)
+{
+	memset(r, 0, sizeof(*r));
+	r->nlh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+	r->nlh.nlmsg_type = family;
+	r->nlh.nlmsg_flags = NLM_F_REQUEST | flags;
+	r->nlh.nlmsg_seq = seq_next++;
+	r->genl.cmd = cmd;
+	r->genl.version = SMCR_GENL_FAMILY_VERSION;
+}
+
+/* exit status 1 with the errno and the kernel's reason, if it gave one */
+static int pnet_fail(const char *what, int err)
+{
+	fprintf(stderr, "%s: pnet %s: %s (errno %d)%s%s\n", prog, what,
+		strerror(err), err, nl_errmsg[0] ? ": " : "", nl_errmsg);
+	return 1;
+}
+
+static int pnet_change(struct pnet_req *r, int fd, const char *what)
+{
+	int err;
+
+	nl_send(fd, &r->nlh);
+	err = nl_recv(fd, r->nlh.nlmsg_seq, false, NULL, NULL);
+	close(fd);
+	return err ? pnet_fail(what, err) : 0;
+}
+
+struct pnet_out {
+	unsigned int n;
+	FILE *f;
+};
+
+static void pnet_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct genlmsghdr *g = NLMSG_DATA(nlh);
+	const struct nlattr *tb[SMC_PNETID_MAX + 1];
+	char id[16 + 1], eth[IF_NAMESIZE], ib[IB_DEVICE_NAME_MAX];
+	struct pnet_out *out = arg;
+	bool has_eth, has_ib;
+	unsigned int port;
+
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*g)))
+		return;
+	parse_attrs(tb, SMC_PNETID_MAX, g + 1,
+		    nlh->nlmsg_len - NLMSG_LENGTH(sizeof(*g)));
+	attr_str(id, sizeof(id), tb[SMC_PNETID_NAME]);
+	attr_str(eth, sizeof(eth), tb[SMC_PNETID_ETHNAME]);
+	attr_str(ib, sizeof(ib), tb[SMC_PNETID_IBNAME]);
+	port = (unsigned int)attr_uint(tb[SMC_PNETID_IBPORT]);
+	/* the kernel says "n/a" and port 255 for the half it has not */
+	has_eth = eth[0] && strcmp(eth, "n/a");
+	has_ib = ib[0] && strcmp(ib, "n/a");
+	if (json) {
+		fprintf(out->f, "%s{\"pnetid\":\"%s\",", out->n ? "," : "", id);
+		if (has_eth)
+			fprintf(out->f, "\"netdev\":\"%s\",", eth);
+		else
+			fprintf(out->f, "\"netdev\":null,");
+		if (has_ib)
+			fprintf(out->f, "\"ibdev\":\"%s\",\"ibport\":%u}", ib,
+				port);
+		else
+			fprintf(out->f, "\"ibdev\":null,\"ibport\":null}");
+	} else if (has_ib) {
+		fprintf(out->f, "%-16s %-16s %-16s %4u\n", id,
+			has_eth ? eth : "-", ib, port);
+	} else {
+		fprintf(out->f, "%-16s %-16s %-16s %4s\n", id,
+			has_eth ? eth : "-", "-", "-");
+	}
+	out->n++;
+}
+
+static int pnet_show(int fd, int family, const char *id)
+{
+	struct pnet_out out = { 0, NULL };
+	char *lines = NULL;
+	struct pnet_req r;
+	size_t size = 0;
+	int err;
+
+	pnet_init(&r, family, SMC_PNETID_GET, id ? 0 : NLM_F_DUMP);
+	if (id)
+		pnet_put_str(&r, SMC_PNETID_NAME, id);
+	out.f = open_memstream(&lines, &size);
+	if (!out.f)
+		die(1, "open_memstream: %s", strerror(errno));
+	nl_send(fd, &r.nlh);
+	/* both answers end in NLMSG_DONE */
+	err = nl_recv(fd, r.nlh.nlmsg_seq, true, pnet_cb, &out);
+	fclose(out.f);
+	close(fd);
+	if (err) {
+		free(lines);
+		return pnet_fail("show", err);
+	}
+	if (json)
+		printf("{\"pnet\":[%s]}\n", lines);
+	else
+		printf("%-16s %-16s %-16s %4s\n%s", "PNET ID", "Net-Dev",
+		       "RDMA-Dev", "Port", lines);
+	free(lines);
+	return 0;
+}
+
+static void pnet_usage(void)
+{
+	fprintf(stderr,
+		"usage: %s pnet add PNETID [--eth IFNAME] [--ib DEV [--port N]]\n"
+		"       %s pnet del PNETID\n"
+		"       %s pnet flush\n"
+		"       %s [--json] pnet show [PNETID]\n",
+		prog, prog, prog, prog);
+	exit(64);
+}
+
+/* smcctl pnet add|del|flush|show ...: @argv holds what follows "pnet" */
+static int cmd_pnet(int argc, char **argv)
+{
+	const char *eth = NULL, *ib = NULL, *id = NULL, *sub;
+	long port = -1;
+	struct pnet_req r;
+	char *end;
+	int i, fd;
+
+	if (argc < 1)
+		pnet_usage();
+	sub = argv[0];
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--eth") && i + 1 < argc) {
+			eth = argv[++i];
+		} else if (!strcmp(argv[i], "--ib") && i + 1 < argc) {
+			ib = argv[++i];
+		} else if (!strcmp(argv[i], "--port") && i + 1 < argc) {
+			errno = 0;
+			port = strtol(argv[++i], &end, 0);
+			if (errno || *end || end == argv[i] || port < 0 ||
+			    port > 255)
+				pnet_usage();
+		} else if (argv[i][0] == '-' || id) {
+			pnet_usage();
+		} else {
+			id = argv[i];
+		}
+	}
+
+	if (!strcmp(sub, "show")) {
+		if (eth || ib || port >= 0)
+			pnet_usage();
+		fd = nl_open(NETLINK_GENERIC);
+		return pnet_show(fd, pnet_family(fd), id);
+	}
+	if (!strcmp(sub, "flush")) {
+		if (id || eth || ib || port >= 0)
+			pnet_usage();
+		fd = nl_open(NETLINK_GENERIC);
+		pnet_init(&r, pnet_family(fd), SMC_PNETID_FLUSH, NLM_F_ACK);
+		return pnet_change(&r, fd, "flush");
+	}
+	if (!strcmp(sub, "del")) {
+		if (!id || eth || ib || port >= 0)
+			pnet_usage();
+		fd = nl_open(NETLINK_GENERIC);
+		pnet_init(&r, pnet_family(fd), SMC_PNETID_DEL, NLM_F_ACK);
+		pnet_put_str(&r, SMC_PNETID_NAME, id);
+		return pnet_change(&r, fd, "del");
+	}
+	if (!strcmp(sub, "add")) {
+		uint8_t p = port < 0 ? 1 : (uint8_t)port;
+
+		if (!id || (!eth && !ib) || (port >= 0 && !ib))
+			pnet_usage();
+		fd = nl_open(NETLINK_GENERIC);
+		pnet_init(&r, pnet_family(fd), SMC_PNETID_ADD, NLM_F_ACK);
+		pnet_put_str(&r, SMC_PNETID_NAME, id);
+		if (eth)
+			pnet_put_str(&r, SMC_PNETID_ETHNAME, eth);
+		if (ib) {
+			pnet_put_str(&r, SMC_PNETID_IBNAME, ib);
+			pnet_put(&r, SMC_PNETID_IBPORT, &p, sizeof(p));
+		}
+		return pnet_change(&r, fd, "add");
+	}
+	pnet_usage();
+	return 64;
+}
+
+/* the arguments after "pnet" (from @first on), --json taken anywhere */
+static int cmd_pnet_args(int argc, char **argv, int first)
+{
+	char **rest = calloc(argc, sizeof(*rest));
+	int i, n = 0;
+
+	if (!rest)
+		die(1, "%s", "out of memory");
+	for (i = first; i < argc; i++) {
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
+			json = true;
+		else
+			rest[n++] = argv[i];
+	}
+	return cmd_pnet(n, rest);
+}
+
 /* ---- main ---- */
 
 static void usage(FILE *f, int code)
@@ -1352,6 +1643,10 @@ static void usage(FILE *f, int code)
 		"  devices      RoCE devices: ports, state, network device\n"
 		"  linkgroups   SMC-R link groups: role, type, connections, peer\n"
 		"  links        SMC-R links: state, device, GIDs, connections\n"
+		"  pnet add PNETID [--eth IFNAME] [--ib DEV [--port N]]\n"
+		"  pnet del PNETID | pnet flush | pnet show [PNETID]\n"
+		"               the PNET table: which RDMA port a network\n"
+		"               device's connections may use\n"
 		"exit status: 0 ok, 1 error, 2 SMC module not loaded, 64 usage\n",
 		prog);
 	exit(code);
@@ -1367,6 +1662,8 @@ int main(int argc, char **argv)
 			json = true;
 		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			usage(stdout, 0);
+		else if (!cmd && !strcmp(argv[i], "pnet"))
+			return cmd_pnet_args(argc, argv, i + 1);
 		else if (argv[i][0] == '-' || cmd)
 			usage(stderr, 64);
 		else
