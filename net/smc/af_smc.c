@@ -30,6 +30,7 @@
 #include "core.h"
 #include "eid.h"
 #include "sysctl.h"
+#include "bpf_hook.h"
 
 struct workqueue_struct *smc_wq;
 
@@ -561,6 +562,7 @@ static int __init smc_init(void)
 	int rc;
 
 	smc_clc_init();
+	smc_bpf_hook_init();
 	smc_wq = alloc_workqueue("smc_wq", WQ_UNBOUND, 0);
 	if (!smc_wq)
 		return -ENOMEM;
