@@ -164,7 +164,7 @@ else
 	done
 	want_c=1 want_s=0
 fi
-barrier done 60
+barrier finished 60
 smcr_snapshot after
 
 # one SMC-R handshake, one fallback OPTUNSUPP and one PEERNOSMC, no other
