@@ -31,6 +31,7 @@
 #include "eid.h"
 #include "pnet.h"
 #include "sysctl.h"
+#include "bpf_hook.h"
 
 struct workqueue_struct *smc_wq;
 
@@ -562,6 +563,7 @@ static int __init smc_init(void)
 	int rc;
 
 	smc_clc_init();
+	smc_bpf_hook_init();
 	smc_wq = alloc_workqueue("smc_wq", WQ_UNBOUND, 0);
 	if (!smc_wq)
 		return -ENOMEM;

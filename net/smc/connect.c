@@ -14,6 +14,7 @@
 #include <net/sock.h>
 #include "smc.h"
 #include "clc.h"
+#include "bpf_hook.h"
 
 /* Softirq context, clcsock's callback lock held (see clcsock.c). */
 void smc_connect_state_change(struct smc_sock *smc, struct sock *clcsk)
@@ -195,6 +196,7 @@ int smc_connect(struct socket *sock, struct sockaddr *addr, int alen,
 	}
 
 	sk->sk_err = 0;
+	smc_bpf_policy(smc, addr, alen);
 	if (!smc->fallback_reason)
 		tcp_sk(clcsock->sk)->syn_smc = 1;
 	smc->hs_state = SMC_HS_RUNNING;

@@ -22,6 +22,7 @@
 #include <net/sock.h>
 #include "smc.h"
 #include "clc.h"
+#include "bpf_hook.h"
 
 /* Softirq context, clcsock's callback lock held (see clcsock.c). */
 void smc_listen_data_ready(struct smc_sock *lsmc)
@@ -46,6 +47,7 @@ int smc_listen(struct socket *sock, int backlog)
 			WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
 		goto out;
 	}
+	smc_bpf_policy(smc, NULL, 0);
 	if (!smc->fallback_reason)
 		tcp_sk(clcsock->sk)->syn_smc = 1;
 	rc = kernel_listen(clcsock, backlog);

@@ -10,9 +10,18 @@
  * IPPROTO_SMC: the program gets an SMC socket, which falls back to TCP by
  * itself when the peer cannot do SMC.  Everything else keeps its protocol.
  *
- * Only the three integer arguments are read, so no kernel type is needed:
- * no vmlinux.h, no CO-RE relocation.
+ * Port rules: the smc module calls smc_bpf_decide() at connect() and
+ * listen() of an SMC socket, before TCP sends its SYN or listens, with the
+ * destination (connect) or local (listen) port.  smc_ports, an fmod_ret
+ * program on it, answers non-zero, and so keeps that connection or
+ * listener on plain TCP, when the calling task is in a cgroup of the
+ * policy whose slot lists ports and the port is not among them.  It needs
+ * the module's BTF; without it the loader leaves smc_ports unloaded.
+ *
+ * Only integer arguments are read, so no kernel type is needed: no
+ * vmlinux.h, no CO-RE relocation.
  */
+#include <stdbool.h>
 #include <linux/types.h>
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -64,6 +73,43 @@ int BPF_PROG(smc_policy, int family, int type, int protocol)
 		return IPPROTO_SMC;
 	}
 	return protocol;
+}
+
+/* The first slot whose cgroup holds the current task, or NULL. */
+static struct smc_bpf_slot *current_slot(void)
+{
+	__u32 i;
+
+	for (i = 0; i < SMC_BPF_SLOTS; i++) {
+		if (bpf_current_task_under_cgroup(&cgroups, i) == 1)
+			return bpf_map_lookup_elem(&slots, &i);
+	}
+	return NULL;
+}
+
+SEC("fmod_ret/smc_bpf_decide")
+int BPF_PROG(smc_ports, void *sk, void *addr, __u16 port, bool listen,
+	     int ret)
+{
+	struct smc_bpf_slot *slot;
+	__u32 n, j;
+
+	if (ret)		/* decided already */
+		return ret;
+	slot = current_slot();
+	if (!slot)
+		return 0;
+	n = slot->nports;
+	if (!n)
+		return 0;
+	for (j = 0; j < SMC_BPF_PORTS; j++) {
+		if (j >= n)
+			break;
+		if (slot->ports[j] == port)
+			return 0;
+	}
+	__sync_fetch_and_add(&slot->to_tcp, 1);
+	return 1;
 }
 
 char LICENSE[] SEC("license") = "GPL";
