@@ -199,10 +199,50 @@ static struct ib_client smc_ib_client = {
 	.remove = smc_ib_remove,
 };
 
+/*
+ * The first active RoCE port that @match accepts, on a device that @net
+ * (NULL: any) may use; the device with a reference held, or NULL.  @match
+ * runs under smc_ib_mutex.
+ */
+static struct smc_ib_dev *
+smc_ib_first_port(const struct net *net,
+		  bool (*match)(struct smc_ib_dev *dev, u8 port, void *arg),
+		  void *arg, u8 *port)
+{
+	struct smc_ib_dev *dev, *found = NULL;
+	u32 p;
+
+	mutex_lock(&smc_ib_mutex);
+	list_for_each_entry(dev, &smc_ib_devs, list) {
+		if (net && !rdma_dev_access_netns(dev->ibdev, net))
+			continue;
+		for (p = 1; p <= smc_ib_last_port(dev); p++) {
+			if (!dev->port[p - 1].roce || !dev->port[p - 1].active ||
+			    !match(dev, p, arg))
+				continue;
+			smc_ib_get(dev);
+			found = dev;
+			*port = p;
+			goto out;
+		}
+	}
+out:
+	mutex_unlock(&smc_ib_mutex);
+	return found;
+}
+
 /* @ndev, or the device a VLAN device @ndev sits on */
 static const struct net_device *smc_ib_lower(const struct net_device *ndev)
 {
 	return is_vlan_dev(ndev) ? vlan_dev_real_dev(ndev) : ndev;
+}
+
+static bool smc_ib_port_on(struct smc_ib_dev *dev, u8 port, void *arg)
+{
+	struct net_device *pdev = ib_device_get_netdev(dev->ibdev, port);
+
+	dev_put(pdev);
+	return pdev && pdev == arg;
 }
 
 /**
@@ -218,29 +258,8 @@ static const struct net_device *smc_ib_lower(const struct net_device *ndev)
  */
 struct smc_ib_dev *smc_ib_find_by_netdev(struct net_device *ndev, u8 *port)
 {
-	const struct net_device *want = smc_ib_lower(ndev);
-	struct smc_ib_dev *dev, *found = NULL;
-	struct net_device *pdev;
-	u32 p;
-
-	mutex_lock(&smc_ib_mutex);
-	list_for_each_entry(dev, &smc_ib_devs, list) {
-		for (p = 1; p <= smc_ib_last_port(dev); p++) {
-			if (!dev->port[p - 1].roce || !dev->port[p - 1].active)
-				continue;
-			pdev = ib_device_get_netdev(dev->ibdev, p);
-			dev_put(pdev);
-			if (pdev != want)
-				continue;
-			smc_ib_get(dev);
-			found = dev;
-			*port = p;
-			goto out;
-		}
-	}
-out:
-	mutex_unlock(&smc_ib_mutex);
-	return found;
+	return smc_ib_first_port(NULL, smc_ib_port_on,
+				 (void *)smc_ib_lower(ndev), port);
 }
 
 /**
@@ -368,6 +387,36 @@ int smc_ib_find_gid(struct smc_ib_dev *dev, u8 port, struct net_device *ndev,
 				 gid, sgid_index);
 }
 
+struct smc_ib_alt {
+	struct net *net;
+	const struct smc_ib_dev *avoid;
+	unsigned short vlan;
+	bool v2;
+	__be32 subnet_of;
+	bool (*want)(const char *name, u8 port, void *arg);
+	void *arg;
+	struct smc_ib_path *path;
+};
+
+static bool smc_ib_alt_port(struct smc_ib_dev *dev, u8 port, void *arg)
+{
+	struct smc_ib_alt *a = arg;
+	struct net_device *pdev;
+
+	if (dev == a->avoid || READ_ONCE(dev->fatal) ||
+	    !a->want(dev_name(&dev->ibdev->dev), port, a->arg) ||
+	    __smc_ib_find_gid(dev, port, NULL, a->vlan, a->v2,
+			      a->v2 ? a->net : NULL, a->subnet_of,
+			      a->path->gid, &a->path->sgid_index))
+		return false;
+	pdev = ib_device_get_netdev(dev->ibdev, port);
+	if (!pdev)
+		return false;
+	memcpy(a->path->mac, pdev->dev_addr, ETH_ALEN);
+	dev_put(pdev);
+	return true;
+}
+
 /**
  * smc_ib_find_alt() - another RDMA port for a further link of a link group
  * @net: the link group's namespace
@@ -395,46 +444,18 @@ int smc_ib_find_alt(struct net *net, const struct smc_ib_dev *avoid,
 		    bool (*want)(const char *name, u8 port, void *arg),
 		    void *arg, struct smc_ib_path *path)
 {
-	__be32 subnet_of = 0;
-	struct smc_ib_dev *dev;
-	struct net_device *pdev;
-	int rc = -ENODEV;
-	u32 p;
+	struct smc_ib_alt a = {
+		.net = net, .avoid = avoid, .vlan = vlan, .v2 = want_roce_v2,
+		.want = want, .arg = arg, .path = path,
+	};
 
 	if (want_roce_v2) {
 		if (!ipv6_addr_v4mapped((const struct in6_addr *)like_gid))
 			return -ENODEV;
-		memcpy(&subnet_of, like_gid + 12, sizeof(subnet_of));
+		memcpy(&a.subnet_of, like_gid + 12, sizeof(a.subnet_of));
 	}
-	mutex_lock(&smc_ib_mutex);
-	list_for_each_entry(dev, &smc_ib_devs, list) {
-		if (dev == avoid || READ_ONCE(dev->fatal) ||
-		    !rdma_dev_access_netns(dev->ibdev, net))
-			continue;
-		for (p = 1; p <= smc_ib_last_port(dev); p++) {
-			if (!dev->port[p - 1].roce || !dev->port[p - 1].active ||
-			    !want(dev_name(&dev->ibdev->dev), p, arg))
-				continue;
-			if (__smc_ib_find_gid(dev, p, NULL, vlan, want_roce_v2,
-					      want_roce_v2 ? net : NULL,
-					      subnet_of, path->gid,
-					      &path->sgid_index))
-				continue;
-			pdev = ib_device_get_netdev(dev->ibdev, p);
-			if (!pdev)
-				continue;
-			memcpy(path->mac, pdev->dev_addr, ETH_ALEN);
-			dev_put(pdev);
-			smc_ib_get(dev);
-			path->dev = dev;
-			path->port = p;
-			rc = 0;
-			goto out;
-		}
-	}
-out:
-	mutex_unlock(&smc_ib_mutex);
-	return rc;
+	path->dev = smc_ib_first_port(net, smc_ib_alt_port, &a, &path->port);
+	return path->dev ? 0 : -ENODEV;
 }
 
 /**
@@ -552,6 +573,18 @@ void smc_ib_exit(void)
 	ib_unregister_client(&smc_ib_client);
 }
 
+struct smc_ib_port_test {
+	bool (*want)(const char *name, u8 port, void *arg);
+	void *arg;
+};
+
+static bool smc_ib_port_named(struct smc_ib_dev *dev, u8 port, void *arg)
+{
+	struct smc_ib_port_test *t = arg;
+
+	return t->want(dev_name(&dev->ibdev->dev), port, t->arg);
+}
+
 /**
  * smc_ib_find_port() - the first active RoCE port a caller's test accepts
  * @net: only devices this namespace may use are tried
@@ -568,24 +601,7 @@ struct smc_ib_dev *smc_ib_find_port(struct net *net,
 						 void *arg),
 				    void *arg, u8 *port)
 {
-	struct smc_ib_dev *dev, *found = NULL;
-	u32 p;
+	struct smc_ib_port_test t = { .want = want, .arg = arg };
 
-	mutex_lock(&smc_ib_mutex);
-	list_for_each_entry(dev, &smc_ib_devs, list) {
-		if (!rdma_dev_access_netns(dev->ibdev, net))
-			continue;
-		for (p = 1; p <= smc_ib_last_port(dev); p++) {
-			if (!dev->port[p - 1].roce || !dev->port[p - 1].active ||
-			    !want(dev_name(&dev->ibdev->dev), p, arg))
-				continue;
-			smc_ib_get(dev);
-			found = dev;
-			*port = p;
-			goto out;
-		}
-	}
-out:
-	mutex_unlock(&smc_ib_mutex);
-	return found;
+	return smc_ib_first_port(net, smc_ib_port_named, &t, port);
 }

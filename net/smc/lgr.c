@@ -555,17 +555,47 @@ void smc_lgr_link_failed(struct smc_link *link)
 	smc_lgr_sched_terminate(lgr);
 }
 
+/*
+ * Whether a link of @lgr is on @dev (@port, or any port if 0); @live: only
+ * links not yet down count.
+ */
 static bool smc_lgr_uses(struct smc_lgr *lgr, struct smc_ib_dev *dev,
-			 u8 port)
+			 u8 port, bool live)
 {
+	enum smc_link_state st;
 	int i;
 
-	for (i = 0; i < SMC_LINKS_MAX; i++)
-		if (lgr->links[i].state != SMC_LINK_UNUSED &&
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		st = READ_ONCE(lgr->links[i].state);
+		if (st != SMC_LINK_UNUSED &&
+		    (!live || st != SMC_LINK_DOWN) &&
 		    lgr->links[i].dev == dev &&
 		    (!port || lgr->links[i].port == port))
 			return true;
+	}
 	return false;
+}
+
+/*
+ * The first lgr not terminating with a (@live) link on @dev (@port, or any
+ * port if 0), or any lgr not terminating when @dev is NULL; referenced.
+ */
+static struct smc_lgr *smc_lgr_get_on(struct smc_ib_dev *dev, u8 port,
+				      bool live)
+{
+	struct smc_lgr *lgr, *found = NULL;
+
+	spin_lock_bh(&smc_lgrs_lock);
+	list_for_each_entry(lgr, &smc_lgrs, list) {
+		if (READ_ONCE(lgr->terminating) ||
+		    (dev && !smc_lgr_uses(lgr, dev, port, live)))
+			continue;
+		kref_get(&lgr->ref);
+		found = lgr;
+		break;
+	}
+	spin_unlock_bh(&smc_lgrs_lock);
+	return found;
 }
 
 /*
@@ -575,25 +605,12 @@ static bool smc_lgr_uses(struct smc_lgr *lgr, struct smc_ib_dev *dev,
 static void smc_lgr_terminate_on(struct smc_ib_dev *dev, u8 port,
 				 bool notify_peer)
 {
-	struct smc_lgr *lgr, *found;
+	struct smc_lgr *lgr;
 
-	do {
-		found = NULL;
-		spin_lock_bh(&smc_lgrs_lock);
-		list_for_each_entry(lgr, &smc_lgrs, list) {
-			if (READ_ONCE(lgr->terminating) ||
-			    (dev && !smc_lgr_uses(lgr, dev, port)))
-				continue;
-			kref_get(&lgr->ref);
-			found = lgr;
-			break;
-		}
-		spin_unlock_bh(&smc_lgrs_lock);
-		if (found) {
-			smc_lgr_terminate(found, notify_peer);
-			smc_lgr_put(found);
-		}
-	} while (found);
+	while ((lgr = smc_lgr_get_on(dev, port, false))) {
+		smc_lgr_terminate(lgr, notify_peer);
+		smc_lgr_put(lgr);
+	}
 }
 
 static bool smc_lgr_dev_unused(struct smc_ib_dev *dev)
@@ -603,7 +620,7 @@ static bool smc_lgr_dev_unused(struct smc_ib_dev *dev)
 
 	spin_lock_bh(&smc_lgrs_lock);
 	list_for_each_entry(lgr, &smc_lgrs, list) {
-		if (smc_lgr_uses(lgr, dev, 0)) {
+		if (smc_lgr_uses(lgr, dev, 0, false)) {
 			unused = false;
 			break;
 		}
@@ -612,47 +629,17 @@ static bool smc_lgr_dev_unused(struct smc_ib_dev *dev)
 	return unused;
 }
 
-/* whether a live link of @lgr is on @dev (@port, or any port if 0) */
-static bool smc_lgr_live_on(struct smc_lgr *lgr, struct smc_ib_dev *dev,
-			    u8 port)
-{
-	enum smc_link_state st;
-	int i;
-
-	for (i = 0; i < SMC_LINKS_MAX; i++) {
-		st = READ_ONCE(lgr->links[i].state);
-		if (st != SMC_LINK_UNUSED && st != SMC_LINK_DOWN &&
-		    lgr->links[i].dev == dev &&
-		    (!port || lgr->links[i].port == port))
-			return true;
-	}
-	return false;
-}
-
 /*
  * Fail every link on @dev (@port, or any port if 0): link groups with a
  * link elsewhere keep going there, the others terminate.
  */
 static void smc_lgr_fail_on(struct smc_ib_dev *dev, u8 port)
 {
-	struct smc_lgr *lgr, *found;
+	struct smc_lgr *found;
 	struct smc_link *link;
 	int i;
 
-	do {
-		found = NULL;
-		spin_lock_bh(&smc_lgrs_lock);
-		list_for_each_entry(lgr, &smc_lgrs, list) {
-			if (READ_ONCE(lgr->terminating) ||
-			    !smc_lgr_live_on(lgr, dev, port))
-				continue;
-			kref_get(&lgr->ref);
-			found = lgr;
-			break;
-		}
-		spin_unlock_bh(&smc_lgrs_lock);
-		if (!found)
-			break;
+	while ((found = smc_lgr_get_on(dev, port, true))) {
 		for (i = 0; i < SMC_LINKS_MAX; i++) {
 			link = &found->links[i];
 			if (link->dev == dev && (!port || link->port == port))
@@ -660,10 +647,10 @@ static void smc_lgr_fail_on(struct smc_ib_dev *dev, u8 port)
 		}
 		/* it neither terminates nor gives the links up: do it */
 		if (!READ_ONCE(found->terminating) &&
-		    smc_lgr_live_on(found, dev, port))
+		    smc_lgr_uses(found, dev, port, true))
 			smc_lgr_terminate(found, false);
 		smc_lgr_put(found);
-	} while (found);
+	}
 }
 
 /**

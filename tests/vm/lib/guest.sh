@@ -106,6 +106,47 @@ smc_bpf_path() {
 	echo "$RESULTS/smc_bpf/smc_bpf"
 }
 
+# "${INCG[@]}" DIR CMD...: run CMD as a member of cgroup DIR (same process)
+INCG=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"')
+
+# sock_view PID [name]: one line per connection in $RESULTS/connections.json
+# (smcctl --json connections) whose inode is a socket of PID:
+# "inode state mode local_port peer_port reason", the reason as a number
+# (0: none) or with "name" as its name ("-": none).
+sock_view() {
+	local f l inodes=""
+
+	for f in /proc/"$1"/fd/*; do
+		l=$(readlink "$f" 2>/dev/null) || continue
+		case $l in socket:\[*\]) inodes+="${l//[!0-9]/} " ;; esac
+	done
+	INODES=$inodes BYNAME=${2:-} F=$RESULTS/connections.json $SMCR_PY -c '
+import json, os
+inodes = {int(i) for i in os.environ["INODES"].split()}
+byname = os.environ["BYNAME"] == "name"
+for c in json.load(open(os.environ["F"]))["connections"]:
+    if c["inode"] in inodes:
+        why = c["fallback_reason"]
+        if byname:
+            why = c["fallback_reason_name"] if why else "-"
+        print(c["inode"], c["state"], c["mode"], c["local_port"], c["peer_port"], why)'
+}
+
+# bpf_prog_gone NAME: wait (bounded) until no BPF program NAME is loaded.
+# A tracing program is freed after an RCU tasks-trace grace period, off
+# the detach path.  Fails with bpftool's line for it if it stays.
+bpf_prog_gone() {
+	local out
+
+	for _ in $(seq 50); do
+		out=$(bpftool prog show name "$1" 2>/dev/null) || true
+		[ -n "$out" ] || return 0
+		sleep 0.2
+	done
+	head -n 1 <<<"$out"
+	return 1
+}
+
 # rxe_gid_index: the GID index of rxe0's RoCE v2 GID for our IPv4 address.
 rxe_gid_index() {
 	local f i

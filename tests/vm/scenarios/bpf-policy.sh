@@ -32,11 +32,8 @@ cg2=/sys/fs/cgroup/smc-policy-2
 rel_in=/tmp/bpf-policy.release-in
 rel_out=/tmp/bpf-policy.release-out
 PY=/usr/bin/python3
-
-
-# "${INCG[@]}" DIR CMD...: run CMD as a member of cgroup DIR, in the
-# same process (so that run_bg's BG_PID is CMD's)
-INCG=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"')
+# "${INCG[@]}" DIR CMD... (guest.sh) runs CMD in cgroup DIR in the same
+# process, so that run_bg's BG_PID is CMD's
 
 # sockinfo: "SO_DOMAIN/SO_PROTOCOL" of a new AF_INET and AF_INET6 TCP socket
 sockinfo() {
@@ -207,15 +204,8 @@ grep -q "^cgroup $cg id=[0-9]* converted=$want_converted$" "$RESULTS/status2.log
 "$SMC_BPF" status >"$RESULTS/status3.log" 2>&1 &&
 	smcr_problem "status after detach: $(cat "$RESULTS/status3.log")"
 [ -e /sys/fs/bpf/smc_bpf ] && smcr_problem "/sys/fs/bpf/smc_bpf still there after detach"
-# a tracing program is freed after an RCU tasks-trace grace period, off
-# the detach path: give it a bounded while to go
-for _ in $(seq 50); do
-	bpftool prog show name smc_policy >"$RESULTS/bpftool-after.log" 2>&1 || true
-	[ -s "$RESULTS/bpftool-after.log" ] || break
-	sleep 0.2
-done
-[ -s "$RESULTS/bpftool-after.log" ] &&
-	smcr_problem "program still loaded after detach: $(head -n 1 "$RESULTS/bpftool-after.log")"
+left=$(bpf_prog_gone smc_policy) ||
+	smcr_problem "program still loaded after detach: $left"
 inside=$("${INCG[@]}" "$cg" bash -c "$(declare -f sockinfo); PY=$PY; sockinfo")
 log "after detach, python3 in the cgroup: $inside"
 [ "$inside" = "2/6 10/6" ] || smcr_problem "after detach, in the cgroup: $inside, want 2/6 10/6"

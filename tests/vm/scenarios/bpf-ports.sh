@@ -38,26 +38,7 @@ release=$SHARED/bpf-ports.release
 PY=/usr/bin/python3
 PROBE=$REPO/tools/smc_run/rules_probe.py
 
-# "${INCG[@]}" DIR CMD...: run CMD as a member of cgroup DIR (same process)
-INCG=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"')
-
-# sock_view PID: "inode state mode local_port peer_port fallback_reason"
-# for each smcctl entry that is a socket of PID (reason 0: none)
-sock_view() {
-	local f l inodes=""
-
-	for f in /proc/"$1"/fd/*; do
-		l=$(readlink "$f" 2>/dev/null) || continue
-		case $l in socket:\[*\]) inodes+="${l//[!0-9]/} " ;; esac
-	done
-	INODES=$inodes F=$RESULTS/connections.json $PY -c '
-import json, os
-inodes = {int(i) for i in os.environ["INODES"].split()}
-for c in json.load(open(os.environ["F"]))["connections"]:
-    if c["inode"] in inodes:
-        print(c["inode"], c["state"], c["mode"], c["local_port"], c["peer_port"],
-              c["fallback_reason"])'
-}
+# INCG (run in a cgroup) and sock_view come from guest.sh
 
 # count VIEW AWK-CONDITION: how many lines of VIEW match
 count() {
@@ -202,13 +183,7 @@ grep -q "^  ports $rules: 1 connect/listen kept TCP$" "$RESULTS/status2.log" ||
 
 "$SMC_BPF" detach || smcr_problem "smc_bpf detach failed"
 [ -e /sys/fs/bpf/smc_bpf ] && smcr_problem "/sys/fs/bpf/smc_bpf still there after detach"
-# tracing programs are freed after an RCU tasks-trace grace period
-for _ in $(seq 50); do
-	bpftool prog show name smc_ports >"$RESULTS/bpftool-after.log" 2>&1 || true
-	[ -s "$RESULTS/bpftool-after.log" ] || break
-	sleep 0.2
-done
-[ -s "$RESULTS/bpftool-after.log" ] &&
-	smcr_problem "port program still loaded after detach: $(head -n 1 "$RESULTS/bpftool-after.log")"
+left=$(bpf_prog_gone smc_ports) ||
+	smcr_problem "port program still loaded after detach: $left"
 barrier detached
 smcr_verdict bpf-ports

@@ -43,30 +43,14 @@ export SMC_PRELOAD_LIB=$lib
 SMCCTL=$(smcctl_path) || fail "cannot find or build smcctl"
 : >"$RESULTS/smcr-problems"
 
-# sock_view PID: one line per smcctl entry whose inode is a socket of PID:
-# "inode state mode local_port peer_port fallback_reason_name"
-sock_view() {
-	local f l inodes=""
-
-	for f in /proc/"$1"/fd/*; do
-		l=$(readlink "$f" 2>/dev/null) || continue
-		case $l in socket:\[*\]) inodes+="${l//[!0-9]/} " ;; esac
-	done
-	INODES=$inodes F=$RESULTS/connections.json $PY -c '
-import json, os
-inodes = {int(i) for i in os.environ["INODES"].split()}
-for c in json.load(open(os.environ["F"]))["connections"]:
-    if c["inode"] in inodes:
-        print(c["inode"], c["state"], c["mode"], c["local_port"], c["peer_port"],
-              c["fallback_reason_name"] if c["fallback_reason"] else "-")'
-}
+# sock_view PID name (guest.sh): the reason by name, "-" for none
 
 # expect_smcr NAME PID PORT-FIELD PORT [MORE-AWK]: PID owns an ACTIVE SMCR
 # socket without fallback whose local (2) or peer (3) port is PORT
 expect_smcr() {
 	local name=$1 pid=$2 field=$3 port=$4 more=${5:-1} view
 
-	view=$(sock_view "$pid")
+	view=$(sock_view "$pid" name)
 	log "$name: smcctl: $(paste -sd';' <<<"$view")"
 	awk -v f="$field" -v p="$port" '$2 == "ACTIVE" && $3 == "SMCR" && $6 == "-" &&
 		$(f + 2) == p && ('"$more"') { ok = 1 } END { exit !ok }' <<<"$view" ||
@@ -77,7 +61,7 @@ expect_smcr() {
 expect_tcp() {
 	local view
 
-	view=$(sock_view "$2")
+	view=$(sock_view "$2" name)
 	[ -z "$view" ] || smcr_problem "$1: smcctl lists sockets of the TCP program: $(paste -sd';' <<<"$view")"
 }
 
@@ -107,8 +91,8 @@ case "$VM_INDEX" in
 	"$SMCCTL" --json connections >"$RESULTS/connections.json" ||
 		fail "smcctl --json connections failed"
 	# listeners: 5301 and 5303 are AF_SMC, 5302 and 5304 are not
-	v1=$(sock_view "$srv1")
-	v2=$(sock_view "$srv2")
+	v1=$(sock_view "$srv1" name)
+	v2=$(sock_view "$srv2" name)
 	log "srv1 smcctl: $(paste -sd';' <<<"$v1")"
 	log "srv2 smcctl: $(paste -sd';' <<<"$v2")"
 	awk '$2 == "LISTEN" && $4 == 5301 { n++ } END { exit n != 1 }' <<<"$v1" ||
