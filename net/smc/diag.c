@@ -122,6 +122,51 @@ static u8 smc_diag_state_flags(bool done_writing, bool closed, bool abort)
  * link group with a reference for the caller (and the link in @link), or
  * NULL when the connection is not attached (then @ci is untouched).
  */
+/*
+ * States as sock_diag reports them, numbered as upstream's (and smcss
+ * reads them).  The first four equal TCP_ESTABLISHED, TCP_SYN_SENT,
+ * TCP_CLOSE and TCP_LISTEN, which is what sk_state holds; the close
+ * states come from the connection's close flags (close.c).
+ */
+enum {
+	SMC_DIAG_ACTIVE = TCP_ESTABLISHED,
+	SMC_DIAG_CLOSED = TCP_CLOSE,
+	SMC_DIAG_PEERCLOSEWAIT1 = 20,	/* we ended, the peer has not */
+	SMC_DIAG_PEERCLOSEWAIT2 = 21,	/* we closed, the peer ended writing */
+	SMC_DIAG_APPCLOSEWAIT1 = 22,	/* the peer ended, we have not */
+	SMC_DIAG_APPFINCLOSEWAIT = 24,	/* we ended writing, the peer closed */
+	SMC_DIAG_PEERABORTWAIT = 26,	/* we aborted */
+	SMC_DIAG_PROCESSABORT = 27,	/* the peer aborted or the lgr went */
+};
+
+static u8 smc_diag_state(struct smc_sock *smc)
+{
+	u8 state = READ_ONCE(smc->sk.sk_state);
+	struct smc_conn *conn = &smc->conn;
+	bool local_end, peer_end;
+
+	if (state != SMC_DIAG_ACTIVE || READ_ONCE(smc->use_fallback))
+		return state;
+	spin_lock_bh(&conn->lock);
+	local_end = conn->local_closed || conn->local_done_writing;
+	peer_end = conn->peer_closed || conn->peer_done_writing;
+	if (conn->peer_abort || conn->dead)
+		state = SMC_DIAG_PROCESSABORT;
+	else if (conn->local_abort)
+		state = SMC_DIAG_PEERABORTWAIT;
+	else if (local_end && !peer_end)
+		state = SMC_DIAG_PEERCLOSEWAIT1;
+	else if (!local_end && peer_end)
+		state = SMC_DIAG_APPCLOSEWAIT1;
+	else if (local_end && conn->local_closed)
+		state = conn->peer_closed ? SMC_DIAG_CLOSED :
+					    SMC_DIAG_PEERCLOSEWAIT2;
+	else if (local_end)
+		state = SMC_DIAG_APPFINCLOSEWAIT;
+	spin_unlock_bh(&conn->lock);
+	return state;
+}
+
 static struct smc_lgr *smc_diag_conn(struct smc_conn *conn,
 				     struct smc_diag_conninfo *ci,
 				     struct smc_link **link, bool *server)
@@ -240,7 +285,7 @@ static int smc_diag_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	shutdown = READ_ONCE(sk->sk_shutdown);
 
 	r->diag_family = sk->sk_family;
-	r->diag_state = READ_ONCE(sk->sk_state);
+	r->diag_state = smc_diag_state(smc);
 	r->diag_mode = READ_ONCE(smc->use_fallback) ?
 		       SMC_DIAG_MODE_FALLBACK_TCP : SMC_DIAG_MODE_SMCR;
 	r->diag_shutdown = shutdown;

@@ -14,6 +14,7 @@
 #               name that link group and link, a token, buffer sizes and
 #               send cursors that account for the data echoed;
 # the text forms work, and a new network namespace sees no link group.
+# Then a half-closed connection shows upstream's close states.
 # After the connections are closed the link group stays (idle timeout)
 # and, at the latest when orphaned connections time out, has none left.  Works with our module and with the distribution's
 # (same ABI): every VM saves what smcctl printed in $RESULTS/*.json for a
@@ -206,4 +207,74 @@ log "after close: no connection left after $((SECONDS - t0)) s: $(cat "$RESULTS/
 [ ! -e "$RESULTS/connections-closing.json" ] ||
 	log "sockets 5 s after close: $(cat "$RESULTS/connections-closing.json")"
 barrier done
+
+# --- close states in sock_diag (upstream's numbering, as smcss shows) ---
+# VM 1 connects with IPPROTO_SMC, sends 10 bytes and shuts down writing;
+# VM 0 reads them and the EOF and keeps its end open.  Then VM 1's socket
+# must show PEERCLOSEWAIT1 and VM 0's APPCLOSEWAIT1, both still SMCR.
+HPORT=5310
+# state_of PORT: "state mode" of this VM's connection on PORT (either end)
+state_of() {
+	"$SMCCTL" --json connections >"$RESULTS/connections-half.json"
+	P=$1 F=$RESULTS/connections-half.json $PY -c '
+import json, os
+p = int(os.environ["P"])
+cs = [c for c in json.load(open(os.environ["F"]))["connections"]
+      if c["state"] != "LISTEN" and p in (c["local_port"], c["peer_port"])]
+print(" ".join("%s %s" % (c["state"], c["mode"]) for c in cs) or "none")'
+}
+if [ "$VM_INDEX" -eq 0 ]; then
+	run_bg half-server $PY -c '
+import socket, sys, time, os
+l = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
+l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+l.bind(("0.0.0.0", '$HPORT')); l.listen(1)
+print("listening", flush=True)
+c, _ = l.accept()
+got = b""
+while True:
+    b = c.recv(100)
+    if not b:
+        break
+    got += b
+print("read", len(got), "then EOF", flush=True)
+while not os.path.exists("/tmp/half-release"):
+    time.sleep(0.1)
+c.close()'
+	half=$BG_PID
+	wait_file_line "$RESULTS/half-server.log" listening 20 || fail "half-close server did not listen"
+fi
+barrier half-listening
+if [ "$VM_INDEX" -eq 1 ]; then
+	run_bg half-client $PY -c '
+import socket, time, os
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
+s.connect(("'$VM_IP_0'", '$HPORT'))
+s.sendall(b"0123456789")
+s.shutdown(socket.SHUT_WR)
+print("shut down writing", flush=True)
+while not os.path.exists("/tmp/half-release"):
+    time.sleep(0.1)
+s.close()'
+	half=$BG_PID
+	wait_file_line "$RESULTS/half-client.log" "shut down writing" 20 ||
+		fail "half-close client did not get through"
+else
+	wait_file_line "$RESULTS/half-server.log" "then EOF" 20 ||
+		fail "half-close server did not see the data and the EOF"
+fi
+barrier half-closed
+want="APPCLOSEWAIT1 SMCR"
+[ "$VM_INDEX" -eq 1 ] && want="PEERCLOSEWAIT1 SMCR"
+for _ in $(seq 20); do
+	got=$(state_of "$HPORT")
+	[ "$got" = "$want" ] && break
+	sleep 0.25
+done
+log "half-closed connection: $got"
+[ "$got" = "$want" ] || fail "half-closed connection shows '$got', want '$want'"
+barrier half-checked
+touch /tmp/half-release
+wait_bg "$half" 30 || fail "half-close peer failed: $(tail -n 3 "$RESULTS"/half-*.log)"
+barrier half-done
 log "smcctl-smcr ok ($SMC_IMPL)"
