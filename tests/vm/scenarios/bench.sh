@@ -14,6 +14,9 @@
 #   vm1/bench.jsonl    one JSON object per workload run
 #   vmN/cpu.jsonl      busy jiffies of each VM around each workload run
 #   vmN/mem.jsonl      MemFree and slab before/with the idle connections
+# redis-benchmark GET and SET against redis-server run too when both are
+# installed (tests/setup.sh installs them), through smc_run's preload for
+# dist and ours.
 
 set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
@@ -97,6 +100,51 @@ measure() {
 		$((${c1#* } - ${c0#* })) >>"$RESULTS/cpu.jsonl"
 }
 
+# redis IMPL REP N: redis-benchmark -t set,get (N requests each, 4
+# clients, 64 B values) from VM 1 against redis-server on VM 0, both
+# through smc_run's preload library for dist and ours; both VMs sample CPU
+# around it as in measure().
+redis_port=6390
+redis() {
+	local impl=$1 rep=$2 n=$3 c0 c1 pre=() csv op rps
+
+	[ "$impl" = tcp ] || pre=(env "LD_PRELOAD=$preload")
+	if [ "$VM_INDEX" -eq 0 ]; then
+		rm -rf "/tmp/redis-$impl"
+		mkdir -p "/tmp/redis-$impl"
+		run_bg "redis-server-$impl" "${pre[@]}" redis-server \
+			--port "$redis_port" --bind 0.0.0.0 --protected-mode no \
+			--save '' --appendonly no --dir "/tmp/redis-$impl"
+		rsrv=$BG_PID
+		wait_file_line "$RESULTS/redis-server-$impl.log" "Ready to accept" 60 ||
+			fail "$impl: redis-server did not start"
+	fi
+	barrier "redis-up-$impl"
+	c0=$(cpu_now)
+	if [ "$VM_INDEX" -eq 1 ]; then
+		csv=$(timeout 300 "${pre[@]}" redis-benchmark -h "$VM_IP_0" \
+			-p "$redis_port" -t set,get -n "$n" -c 4 -d 64 --csv) ||
+			fail "$impl: redis-benchmark failed"
+		for op in SET GET; do
+			rps=$(awk -F'","' -v op="\"$op" '$1 == op { print $2 }' <<<"$csv")
+			[ -n "$rps" ] || fail "$impl: no $op line in redis-benchmark's output: $csv"
+			printf '{"impl":"%s","name":"redis-%s","rep":%d,"result":{"workload":"redis","requests":%d,"rps":%s}}\n' \
+				"$impl" "${op,,}" "$rep" "$n" "$rps" >>"$out"
+			log "$impl redis-${op,,} #$rep: $rps requests/s"
+		done
+	fi
+	barrier "redis-end-$impl" 600
+	c1=$(cpu_now)
+	printf '{"impl":"%s","name":"redis","rep":%d,"busy":%d,"total":%d}\n' \
+		"$impl" "$rep" $((${c1% *} - ${c0% *})) \
+		$((${c1#* } - ${c0#* })) >>"$RESULTS/cpu.jsonl"
+	if [ "$VM_INDEX" -eq 0 ]; then
+		kill "$rsrv" 2>/dev/null || true
+		wait "$rsrv" 2>/dev/null || true
+	fi
+	barrier "redis-down-$impl"
+}
+
 # memory per idle connection: N connections open, then both VMs look
 idle_memory() {
 	local impl=$1 n=$2 go=$SHARED/idle-release.$1 free0 slab0 pid
@@ -135,6 +183,7 @@ if [ "$size" = small ]; then
 	crr_par="1"
 	crr_conns=5
 	idle_conns=5
+	redis_n=200
 else
 	rr_sizes="1 64 1024 16384"
 	rr_rounds=500
@@ -143,7 +192,13 @@ else
 	crr_par="1 8"
 	crr_conns=20
 	idle_conns=50
+	redis_n=2000
 fi
+with_redis=1
+preload=$(smc_preload_path) || with_redis=0
+command -v redis-server >/dev/null && command -v redis-benchmark >/dev/null ||
+	with_redis=0
+[ "$with_redis" = 1 ] || log "redis-benchmark: skipped (redis or the smc_run library missing)"
 
 for impl in tcp dist ours; do
 	fam=smc
@@ -168,6 +223,7 @@ for impl in tcp dist ours; do
 		for p in $crr_par; do
 			measure "$impl" "crr-$p" "$r" -w crr -P "$p" -n "$crr_conns"
 		done
+		[ "$with_redis" = 0 ] || redis "$impl" "$r" "$redis_n"
 	done
 	idle_memory "$impl" "$idle_conns"
 	if [ "$VM_INDEX" -eq 0 ]; then
