@@ -145,7 +145,7 @@ static int smc_cdc_push_once(struct smc_conn *conn, bool force_msg,
 	smc_count_to_curs(conn->tx_written + n, conn->peer_rmb_size, &m.prod);
 	smc_count_to_curs(conn->rx_cons, conn->rmb->size, &m.cons);
 	m.write_blocked = pending > n;
-	m.cons_curs_upd_req = m.write_blocked;
+	m.cons_curs_upd_req = m.write_blocked || conn->tx_upd_req;
 	m.urg_data_pending = urg;
 	m.urg_data_present = urg && conn->tx_written + n == conn->tx_urg_end;
 	if (conn->tx_written + n == conn->tx_queued) {
@@ -168,6 +168,7 @@ static int smc_cdc_push_once(struct smc_conn *conn, bool force_msg,
 		return rc;
 	}
 	conn->tx_blocked = false;
+	conn->tx_upd_req = false;
 	conn->tx_seq = m.seqno;
 	conn->tx_written += n;
 	conn->rx_cons_sent = conn->rx_cons;

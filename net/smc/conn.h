@@ -56,6 +56,7 @@ struct smc_conn {
 	u16 tx_seq;			/* last CDC sequence number sent */
 	bool tx_blocked;		/* data waits for space in peer RMB */
 	bool tx_corked;			/* held back by MSG_MORE/TCP_CORK */
+	bool tx_upd_req;		/* next CDC asks for one back (rx.c) */
 	bool tx_reset;			/* sent to a closed peer: TCP's reset */
 	struct timer_list cork_timer;	/* TCP's ceiling on a cork */
 	bool tx_urg_pending;

@@ -130,12 +130,87 @@ static void smc_rx_update_cons(struct smc_conn *conn)
 		smc_cdc_push_locked(conn, true);
 }
 
+/*
+ * Probing a silent peer.  Linux 6.12's smc.ko keeps data sent with
+ * MSG_MORE (or under TCP_CORK) in its send buffer until the application
+ * sends again, where TCP sends it after 200 ms at the latest: a reader
+ * waiting for such a reply (a request answered with MSG_MORE) waits for
+ * ever.  That peer does push what it holds when a CDC message with the
+ * consumer-cursor-update-request flag arrives, so a reader that waited
+ * this long without news sends one, again after twice the time, up to a
+ * ceiling (an idle connection costs one small message per ceiling).  Our
+ * own module answers such a request only when it owes a consumer update.
+ */
+#define SMC_RX_PROBE_FIRST	(HZ / 5)
+#define SMC_RX_PROBE_MAX	(64 * SMC_RX_PROBE_FIRST)
+
+struct smc_rx_probe {
+	unsigned long at;		/* jiffies of the next probe, 0: none */
+	long gap;			/* wait after that one */
+};
+
+static void smc_rx_probe_reset(struct smc_rx_probe *p)
+{
+	p->at = 0;
+	p->gap = SMC_RX_PROBE_FIRST;
+}
+
+/* Ask the peer for a CDC message; it pushes what it holds back. */
+static void smc_rx_probe_send(struct smc_conn *conn)
+{
+	spin_lock_bh(&conn->lock);
+	if (!smc_rx_eof(conn) && !conn->local_abort) {
+		conn->tx_upd_req = true;
+		smc_cdc_push_locked(conn, true);
+	}
+	spin_unlock_bh(&conn->lock);
+}
+
+/* What a waiting reader wakes up for. */
+static bool smc_rx_news(struct smc_sock *smc, u64 peek_off)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+
+	return READ_ONCE(conn->rx_prod) != READ_ONCE(conn->rx_cons) + peek_off ||
+	       READ_ONCE(conn->peer_done_writing) ||
+	       READ_ONCE(conn->peer_closed) || READ_ONCE(conn->peer_abort) ||
+	       READ_ONCE(conn->dead) || READ_ONCE(sk->sk_err) ||
+	       (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN);
+}
+
+/*
+ * Wait for news for at most *@timeo (which is reduced by the time spent),
+ * probing the peer when its time has come (see SMC_RX_PROBE_FIRST).
+ * Socket lock held; sk_wait_event() drops it while sleeping.
+ */
+static void smc_rx_wait(struct smc_sock *smc, long *timeo, u64 peek_off,
+			struct smc_rx_probe *p, struct wait_queue_entry *wait)
+{
+	struct sock *sk = &smc->sk;
+	long slice, left;
+
+	if (!p->at) {
+		p->at = jiffies + p->gap;
+	} else if (time_after_eq(jiffies, p->at)) {
+		smc_rx_probe_send(&smc->conn);
+		p->at = jiffies + p->gap;
+		p->gap = min_t(long, 2 * p->gap, SMC_RX_PROBE_MAX);
+	}
+	slice = min_t(long, *timeo, p->at - jiffies);
+	left = slice;
+	sk_wait_event(sk, &left, smc_rx_news(smc, peek_off), wait);
+	if (*timeo != MAX_SCHEDULE_TIMEOUT)
+		*timeo -= slice - left;
+}
+
 int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		   int flags)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct smc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
+	struct smc_rx_probe probe;
 	size_t copied = 0;
 	u64 peek_off = 0;
 	u32 size = conn->rmb->size;
@@ -151,6 +226,7 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 	lock_sock(sk);
 	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
 	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
+	smc_rx_probe_reset(&probe);
 	add_wait_queue(sk_sleep(sk), &wait);
 	/* len 0 still waits for data, as TCP's target of one byte does */
 	while (copied < len || (!len && !rc)) {
@@ -177,6 +253,7 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 				break;
 			}
 			copied += n;
+			smc_rx_probe_reset(&probe);	/* the peer is not silent */
 			if (flags & MSG_PEEK) {
 				peek_off += n;
 				continue;
@@ -210,15 +287,7 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 			rc = sock_intr_errno(timeo);
 			break;
 		}
-		sk_wait_event(sk, &timeo,
-			      READ_ONCE(conn->rx_prod) !=
-			      READ_ONCE(conn->rx_cons) + peek_off ||
-			      READ_ONCE(conn->peer_done_writing) ||
-			      READ_ONCE(conn->peer_closed) ||
-			      READ_ONCE(conn->peer_abort) ||
-			      READ_ONCE(conn->dead) || READ_ONCE(sk->sk_err) ||
-			      (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN),
-			      &wait);
+		smc_rx_wait(smc, &timeo, peek_off, &probe, &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
 	release_sock(sk);
