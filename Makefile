@@ -7,6 +7,8 @@
 #   make demo            two VMs talking AF_SMC (tests/run demo)
 #   make kunit           KUnit suites in UML (tests/kunit/run)
 #   make bench           TCP vs distribution vs ours vs raw verbs (tests/bench/run)
+#   make dkms-install    install through DKMS for every kernel, replacing the
+#                        in-tree smc.ko (make dkms-uninstall takes it out)
 
 KVER ?= $(lastword $(shell printf '%s\n' $(notdir $(wildcard /lib/modules/6.12.*-amd64)) | \
 	  grep -Ev -- '-(rt|cloud)-amd64$$' | sort -V))
@@ -64,6 +66,29 @@ endif
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 
+# DKMS: the sources dkms builds from, named and versioned by dkms.conf.
+DKMS_NAME := $(shell sed -n 's/^PACKAGE_NAME="\(.*\)"$$/\1/p' dkms.conf)
+DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
+DKMS_SRC := /usr/src/$(DKMS_NAME)-$(DKMS_VERSION)
+DKMS_FILES := dkms.conf Kbuild Makefile include net/smc/Makefile \
+	      net/smc/Kconfig $(wildcard net/smc/*.[ch])
+
+dkms-src:
+	@command -v dkms >/dev/null || { echo "dkms is not installed (apt-get install dkms)" >&2; exit 1; }
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -r --parents $(filter-out %.mod.c,$(DKMS_FILES)) $(DKMS_SRC)/
+
+dkms-install: dkms-src
+	dkms remove -m $(DKMS_NAME) -v $(DKMS_VERSION) --all >/dev/null 2>&1 || true
+	dkms add -m $(DKMS_NAME) -v $(DKMS_VERSION)
+	dkms install -m $(DKMS_NAME) -v $(DKMS_VERSION) -k $(KVER)
+	@echo "installed: modprobe smc now loads $$(modinfo -k $(KVER) -n smc)"
+
+dkms-uninstall:
+	dkms remove -m $(DKMS_NAME) -v $(DKMS_VERSION) --all
+	rm -rf $(DKMS_SRC)
+
 check:
 	tests/run check
 
@@ -76,4 +101,4 @@ kunit:
 bench:
 	tests/bench/run full
 
-.PHONY: all modules smc-btf clean check demo kunit bench
+.PHONY: all modules smc-btf clean check demo kunit bench dkms-src dkms-install dkms-uninstall

@@ -654,6 +654,8 @@ module_init(smc_init);
 module_exit(smc_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Shared Memory Communications over RDMA (SMC-R)");
+/* dkms.conf's version: DKMS replaces the in-tree smc.ko only if set */
+MODULE_VERSION("0.4");
 MODULE_ALIAS_NETPROTO(PF_SMC);
 MODULE_ALIAS_GENL_FAMILY(SMC_GENL_FAMILY_NAME);
 MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_NETLINK, NETLINK_SOCK_DIAG, AF_SMC);
