@@ -17,6 +17,7 @@
  * formats are documented in README.md and are kept stable.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -1436,11 +1437,16 @@ static void pnet_init(struct pnet_req *r, int family, uint8_t cmd,
 }
 
 /* exit status 1 with the errno and the kernel's reason, if it gave one */
-static int pnet_fail(const char *what, int err)
+static int nl_fail(const char *tool, const char *what, int err)
 {
-	fprintf(stderr, "%s: pnet %s: %s (errno %d)%s%s\n", prog, what,
+	fprintf(stderr, "%s: %s %s: %s (errno %d)%s%s\n", prog, tool, what,
 		strerror(err), err, nl_errmsg[0] ? ": " : "", nl_errmsg);
 	return 1;
+}
+
+static int pnet_fail(const char *what, int err)
+{
+	return nl_fail("pnet", what, err);
 }
 
 static int pnet_change(struct pnet_req *r, int fd, const char *what)
@@ -1613,8 +1619,120 @@ static int cmd_pnet(int argc, char **argv)
 	return 64;
 }
 
-/* the arguments after "pnet" (from @first on), --json taken anywhere */
-static int cmd_pnet_args(int argc, char **argv, int first)
+/* ---- smcctl ueid ---- */
+
+static void ueid_usage(void)
+{
+	fprintf(stderr,
+		"usage: %s ueid add EID | ueid del EID | ueid flush\n"
+		"       %s [--json] ueid show\n"
+		"EID: at most %d of A-Z, 0-9, '.', '-' (lower case is raised)\n",
+		prog, prog, SMC_MAX_EID_LEN);
+	exit(64);
+}
+
+/*
+ * An EID as the kernel takes it: upper case, blank padded to exactly
+ * SMC_MAX_EID_LEN characters, NUL terminated.  Other characters are left
+ * for the kernel to refuse, so that its errno is what the user sees.
+ */
+static void ueid_pad(char out[SMC_MAX_EID_LEN + 1], const char *in)
+{
+	size_t i, n = strlen(in);
+
+	if (!n || n > SMC_MAX_EID_LEN)
+		ueid_usage();
+	for (i = 0; i < SMC_MAX_EID_LEN; i++)
+		out[i] = i < n ? (char)toupper((unsigned char)in[i]) : ' ';
+	out[SMC_MAX_EID_LEN] = '\0';
+}
+
+static void ueid_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct genlmsghdr *g = NLMSG_DATA(nlh);
+	const struct nlattr *tb[SMC_NLA_EID_TABLE_MAX + 1];
+	char eid[SMC_MAX_EID_LEN + 1];
+	struct pnet_out *out = arg;
+
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*g)))
+		return;
+	parse_attrs(tb, SMC_NLA_EID_TABLE_MAX, g + 1,
+		    nlh->nlmsg_len - NLMSG_LENGTH(sizeof(*g)));
+	if (!tb[SMC_NLA_EID_TABLE_ENTRY])
+		return;
+	attr_str(eid, sizeof(eid), tb[SMC_NLA_EID_TABLE_ENTRY]);
+	rstrip(eid);
+	if (json)
+		fprintf(out->f, "%s\"%s\"", out->n ? "," : "", eid);
+	else
+		fprintf(out->f, "%s\n", eid);
+	out->n++;
+}
+
+/* smcctl ueid add|del|flush|show ...: @argv holds what follows "ueid" */
+static int cmd_ueid(int argc, char **argv)
+{
+	static const struct { const char *name; uint8_t cmd; bool arg; } ops[] = {
+		{ "add", SMC_NETLINK_ADD_UEID, true },
+		{ "del", SMC_NETLINK_REMOVE_UEID, true },
+		{ "flush", SMC_NETLINK_FLUSH_UEID, false },
+	};
+	char eid[SMC_MAX_EID_LEN + 1], *lines = NULL;
+	struct pnet_out out = { 0, NULL };
+	struct pnet_req r;
+	size_t size = 0, i;
+	int fd, err, on = 1;
+
+	if (argc < 1)
+		ueid_usage();
+	fd = nl_open(NETLINK_GENERIC);
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &on, sizeof(on));
+	if (!strcmp(argv[0], "show")) {
+		if (argc != 1)
+			ueid_usage();
+		pnet_init(&r, smc_family(fd), SMC_NETLINK_DUMP_UEID, NLM_F_DUMP);
+		r.genl.version = SMC_GENL_FAMILY_VERSION;
+		out.f = open_memstream(&lines, &size);
+		if (!out.f)
+			die(1, "open_memstream: %s", strerror(errno));
+		nl_send(fd, &r.nlh);
+		err = nl_recv(fd, r.nlh.nlmsg_seq, true, ueid_cb, &out);
+		fclose(out.f);
+		close(fd);
+		if (err) {
+			free(lines);
+			return nl_fail("ueid", "show", err);
+		}
+		if (json)
+			printf("{\"ueid\":[%s]}\n", lines);
+		else
+			fputs(lines, stdout);
+		free(lines);
+		return 0;
+	}
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		if (strcmp(argv[0], ops[i].name))
+			continue;
+		if (argc != (ops[i].arg ? 2 : 1))
+			ueid_usage();
+		pnet_init(&r, smc_family(fd), ops[i].cmd, NLM_F_ACK);
+		r.genl.version = SMC_GENL_FAMILY_VERSION;
+		if (ops[i].arg) {
+			ueid_pad(eid, argv[1]);
+			pnet_put_str(&r, SMC_NLA_EID_TABLE_ENTRY, eid);
+		}
+		nl_send(fd, &r.nlh);
+		err = nl_recv(fd, r.nlh.nlmsg_seq, false, NULL, NULL);
+		close(fd);
+		return err ? nl_fail("ueid", ops[i].name, err) : 0;
+	}
+	ueid_usage();
+	return 64;
+}
+
+/* the arguments after "pnet" or "ueid" (from @first on), --json anywhere */
+static int cmd_sub_args(int argc, char **argv, int first,
+			int (*cmd)(int argc, char **argv))
 {
 	char **rest = calloc(argc, sizeof(*rest));
 	int i, n = 0;
@@ -1627,7 +1745,7 @@ static int cmd_pnet_args(int argc, char **argv, int first)
 		else
 			rest[n++] = argv[i];
 	}
-	return cmd_pnet(n, rest);
+	return cmd(n, rest);
 }
 
 /* ---- main ---- */
@@ -1643,6 +1761,8 @@ static void usage(FILE *f, int code)
 		"  devices      RoCE devices: ports, state, network device\n"
 		"  linkgroups   SMC-R link groups: role, type, connections, peer\n"
 		"  links        SMC-R links: state, device, GIDs, connections\n"
+		"  ueid add EID | ueid del EID | ueid flush | ueid show\n"
+		"               user-defined EIDs (SMC-R v2 needs one)\n"
 		"  pnet add PNETID [--eth IFNAME] [--ib DEV [--port N]]\n"
 		"  pnet del PNETID | pnet flush | pnet show [PNETID]\n"
 		"               the PNET table: which RDMA port a network\n"
@@ -1663,7 +1783,9 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			usage(stdout, 0);
 		else if (!cmd && !strcmp(argv[i], "pnet"))
-			return cmd_pnet_args(argc, argv, i + 1);
+			return cmd_sub_args(argc, argv, i + 1, cmd_pnet);
+		else if (!cmd && !strcmp(argv[i], "ueid"))
+			return cmd_sub_args(argc, argv, i + 1, cmd_ueid);
 		else if (argv[i][0] == '-' || cmd)
 			usage(stderr, 64);
 		else

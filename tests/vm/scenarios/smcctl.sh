@@ -38,6 +38,45 @@ jcheck connections 'isinstance(j["connections"], list)'
 "$SMCCTL" stats >/dev/null || fail "smcctl stats (text) failed"
 "$SMCCTL" connections || fail "smcctl connections (text) failed"
 
+# smcctl ueid: add (lower case raised, blank padded), show, del, flush;
+# the kernel's refusals come back as errno with exit 1, bad input as 64.
+# ueid_has EID: whether `smcctl --json ueid show` lists EID
+ueid_has() {
+	E="$1" J="$("$SMCCTL" --json ueid show)" $PY -c 'import json, os, sys
+sys.exit(0 if os.environ["E"] in json.loads(os.environ["J"])["ueid"] else 1)'
+}
+before=$("$SMCCTL" --json ueid show) || fail "smcctl ueid show failed"
+log "smcctl --json ueid show: $before"
+"$SMCCTL" ueid add smcctl-test.1 || fail "smcctl ueid add failed"
+ueid_has SMCCTL-TEST.1 || fail "smcctl ueid add: SMCCTL-TEST.1 not shown: $("$SMCCTL" --json ueid show)"
+"$SMCCTL" ueid show | grep -qx SMCCTL-TEST.1 || fail "smcctl ueid show (text) lacks SMCCTL-TEST.1"
+rc=0; "$SMCCTL" ueid add SMCCTL-TEST.1 2>"$RESULTS/ueid.err" || rc=$?
+[ "$rc" -eq 1 ] && grep -q "errno 17" "$RESULTS/ueid.err" ||
+	fail "second ueid add: exit $rc, $(cat "$RESULTS/ueid.err"), want errno 17 (EEXIST)"
+rc=0; "$SMCCTL" ueid add 'BAD_EID' 2>"$RESULTS/ueid.err" || rc=$?
+[ "$rc" -eq 1 ] && grep -q "errno 22" "$RESULTS/ueid.err" ||
+	fail "ueid add BAD_EID: exit $rc, $(cat "$RESULTS/ueid.err"), want errno 22 (EINVAL)"
+rc=0; "$SMCCTL" ueid add "$(printf 'A%.0s' $(seq 33))" 2>/dev/null || rc=$?
+[ "$rc" -eq 64 ] || fail "ueid add of 33 characters: exit $rc, want 64"
+if command -v setpriv >/dev/null; then
+	rc=0; setpriv --reuid=65534 --regid=65534 --clear-groups "$SMCCTL" ueid add NOBODY \
+		2>"$RESULTS/ueid.err" || rc=$?
+	[ "$rc" -eq 1 ] && grep -q "errno 1)" "$RESULTS/ueid.err" ||
+		fail "ueid add as nobody: exit $rc, $(cat "$RESULTS/ueid.err"), want errno 1 (EPERM)"
+fi
+"$SMCCTL" ueid del smcctl-test.1 || fail "smcctl ueid del failed"
+! ueid_has SMCCTL-TEST.1 || fail "smcctl ueid del: SMCCTL-TEST.1 still shown"
+"$SMCCTL" ueid add SMCCTL-TEST.2 && "$SMCCTL" ueid flush || fail "smcctl ueid flush failed"
+[ "$("$SMCCTL" --json ueid show)" = '{"ueid":[]}' ] ||
+	fail "after ueid flush: $("$SMCCTL" --json ueid show)"
+# put back what was there (the harness's UEID)
+for e in $(J="$before" $PY -c 'import json, os; print(" ".join(json.loads(os.environ["J"])["ueid"]))'); do
+	"$SMCCTL" ueid add "$e" || fail "cannot restore UEID $e"
+done
+[ "$("$SMCCTL" --json ueid show)" = "$before" ] ||
+	fail "UEIDs not restored: $("$SMCCTL" --json ueid show), want $before"
+log "smcctl ueid: add, show, del, flush, refusals ok"
+
 # Unloading must take the family and the diag handler away cleanly: smcctl
 # then reports the missing module with exit code 2.
 unload_check() {
