@@ -14,6 +14,10 @@ set -euo pipefail
 [ "$VM_COUNT" -eq 2 ] || fail "needs two VMs"
 ctl=$(smcctl_path) || fail "cannot find or build smcctl"
 port=5200
+# The server learns of the dead link from failed RDMA writes or, when it
+# has nothing to write, from TEST_LINK after this much silence (default
+# 30 s): shorter, so that the bounded wait below is short too.
+sysctl -qw net.smc.smcr_testlink_time=5 || fail "cannot set net.smc.smcr_testlink_time"
 case "$VM_INDEX" in
 0)
 	run_bg load-server smc_load -s -f smc -p "$port" -n 4 -t 150
