@@ -48,12 +48,12 @@ static inline const char *smc_trace_ibname(const struct smc_link *link)
 #endif
 
 TRACE_EVENT(smc_switch_to_fallback,
-	    TP_PROTO(const struct smc_sock *smc, u32 reason),
+	    TP_PROTO(const struct smc_sock *smc, int reason),
 	    TP_ARGS(smc, reason),
 	    TP_STRUCT__entry(__field(const void *, sk)
 			     __field(const void *, clcsk)
 			     __field(u64, net_cookie)
-			     __field(u32, fallback_rsn)
+			     __field(int, fallback_rsn)
 	    ),
 	    TP_fast_assign(const struct socket *clc = READ_ONCE(smc->clcsock);
 
@@ -62,7 +62,7 @@ TRACE_EVENT(smc_switch_to_fallback,
 			   __entry->net_cookie = sock_net(&smc->sk)->net_cookie;
 			   __entry->fallback_rsn = reason;
 	    ),
-	    TP_printk("sk=%p clcsk=%p net=%llu fallback_rsn=0x%08x",
+	    TP_printk("sk=%p clcsk=%p net=%llu fallback_rsn=%d",
 		      __entry->sk, __entry->clcsk, __entry->net_cookie,
 		      __entry->fallback_rsn)
 );

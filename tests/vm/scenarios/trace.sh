@@ -143,7 +143,7 @@ snap fallback
 if [ "$VM_INDEX" -eq 1 ]; then
 	check fallback '
 fb = ev("smc_switch_to_fallback")
-if len(fb) != 1 or fb[0]["fallback_rsn"] != "0x03010000":
+if len(fb) != 1 or int(fb[0]["fallback_rsn"]) != 0x03010000:
     bad("smc_switch_to_fallback: %r, want one with 0x03010000 (PEERNOSMC)" % [f["_line"] for f in fb])
 elif fb[0]["clcsk"] in ("0", "(nil)", "0000000000000000"):
     bad("fallback without a clcsock: %s" % fb[0]["_line"])
