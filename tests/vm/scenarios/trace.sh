@@ -145,7 +145,7 @@ if [ "$VM_INDEX" -eq 1 ]; then
 fb = ev("smc_switch_to_fallback")
 if len(fb) != 1 or int(fb[0]["fallback_rsn"]) != 0x03010000:
     bad("smc_switch_to_fallback: %r, want one with 0x03010000 (PEERNOSMC)" % [f["_line"] for f in fb])
-elif fb[0]["clcsk"] in ("0", "(nil)", "0000000000000000"):
+elif fb[0]["clcsk"] in ("(null)", "0000000000000000"):
     bad("fallback without a clcsock: %s" % fb[0]["_line"])
 for name in ("smc_tx_sendmsg", "smc_rx_recvmsg", "smcr_lgr_create"):
     if ev(name):
