@@ -32,6 +32,7 @@
 #include "pnet.h"
 #include "sysctl.h"
 #include "bpf_hook.h"
+#include "trace.h"
 
 struct workqueue_struct *smc_wq;
 
@@ -119,6 +120,7 @@ void smc_set_fallback(struct smc_sock *smc, u32 reason)
 {
 	smc->fallback_reason = reason;
 	WRITE_ONCE(smc->use_fallback, true);
+	trace_smc_switch_to_fallback(smc, reason);
 	smc_stats_fallback(sock_net(&smc->sk), smc->server, reason);
 }
 

@@ -43,6 +43,7 @@
 #include "wr.h"
 #include "llc.h"
 #include "pnet.h"
+#include "trace.h"
 
 #define SMC_LGR_ID_STEP		256		/* as upstream numbers them */
 #define SMC_LGR_IDLE_SERVER	(600 * HZ)	/* upstream's idle timeouts */
@@ -309,6 +310,7 @@ struct smc_lgr *smc_lgr_create(const struct smc_lgr_key *key,
 		smc_wr_link_destroy(link);
 		goto put_dev;
 	}
+	trace_smcr_lgr_create(lgr);
 	return lgr;
 
 put_dev:
@@ -417,6 +419,7 @@ static bool __smc_lgr_terminate(struct smc_lgr *lgr, bool notify_peer,
 {
 	if (!smc_lgr_mark_terminating(lgr, idle))
 		return false;
+	trace_smcr_lgr_terminate(lgr, notify_peer, idle);
 	if (notify_peer)
 		smc_llc_send_delete_all(lgr, SMC_LLC_DEL_PROG_INIT_TERM);
 	smc_lgr_links_down(lgr);
@@ -546,6 +549,7 @@ void smc_lgr_link_failed(struct smc_link *link)
 		if (st == SMC_LINK_UNUSED || st == SMC_LINK_DOWN)
 			return;
 	} while (cmpxchg(&link->state, st, SMC_LINK_DOWN) != st);
+	trace_smcr_link_down(link, st, (void *)_RET_IP_);
 	smc_llc_wake(lgr);
 	if (READ_ONCE(lgr->terminating))
 		return;

@@ -48,6 +48,7 @@
 #include "wr.h"
 #include "llc.h"
 #include "sysctl.h"
+#include "trace.h"
 
 #define SMC_LLC_QUEUE_MAX	32		/* peer requests per lgr */
 #define SMC_LLC_TESTLINK_TIME	(30 * HZ)	/* when the sysctl is 0 */
@@ -717,6 +718,7 @@ static bool smc_llc_link_activate(struct smc_link *link)
 		queue_delayed_work(smc_lgr_wq, &l->testlink,
 				   smc_llc_testlink_time(link->lgr) ?:
 				   SMC_LLC_TESTLINK_TIME);
+		trace_smcr_link_up(link);
 		ok = true;
 	}
 	spin_unlock_bh(&llc->lock);

@@ -14,6 +14,7 @@
 #include <net/sock.h>
 #include "smc.h"
 #include "conn.h"
+#include "trace.h"
 
 /* conn->lock held: nothing more will arrive. */
 static bool smc_rx_eof(struct smc_conn *conn)
@@ -290,6 +291,7 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		smc_rx_wait(smc, &timeo, peek_off, &probe, &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
+	trace_smc_rx_recvmsg(smc, copied);
 	release_sock(sk);
 	smc_stats_xfer(sock_net(sk), false, len, copied ?: rc);
 	return copied ?: rc;

@@ -13,6 +13,7 @@
 #include "smc.h"
 #include "conn.h"
 #include "sysctl.h"
+#include "trace.h"
 
 /* How long data may stay corked, TCP's ceiling for TCP_CORK. */
 #define SMC_TX_CORK_TIME	(HZ / 5)
@@ -210,6 +211,7 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 			break;
 		rc = 0;
 	}
+	trace_smc_tx_sendmsg(smc, copied);
 	release_sock(sk);
 	smc_stats_xfer(sock_net(sk), true, len, copied ?: rc);
 	if (copied)
