@@ -22,6 +22,8 @@ K=$(uname -r)
 name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' "$REPO/dkms.conf")
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$REPO/dkms.conf")
 
+# dkms uses <(...), which needs /dev/fd (the VM's devtmpfs lacks it)
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 # writable /lib/modules and a DKMS tree of our own
 modprobe overlay 2>/dev/null || true
 mkdir -p /tmp/lm-up /tmp/lm-work
