@@ -719,23 +719,13 @@ static int smc_lgr_map_bufs(struct smc_lgr *lgr, struct smc_link *link)
 	return 0;
 }
 
-/* a port for a further link must be on the link group's physical network */
-static bool smc_lgr_same_pnet(const char *name, u8 port, void *arg)
-{
-	const struct smc_lgr *lgr = arg;
-	u8 pnetid[SMC_IB_PNETID_LEN];
-
-	smc_pnet_of_ibname(name, port, pnetid);
-	return smc_pnet_match(pnetid, lgr->pnetid);
-}
-
 /* See llc.h. */
 void smc_lgr_link_path(struct smc_lgr *lgr, const struct smc_link *like,
 		       struct smc_ib_path *path)
 {
 	if (!smc_ib_find_alt(lgr->net, like->dev, lgr->vlan,
 			     lgr->version == SMC_V2, like->gid,
-			     smc_lgr_same_pnet, lgr, path))
+			     smc_pnet_port_on, lgr->pnetid, path))
 		return;
 	refcount_inc(&like->dev->refs);
 	path->dev = like->dev;

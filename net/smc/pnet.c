@@ -9,7 +9,7 @@
  * only taken in the initial namespace, whose list answers for RDMA ports
  * in every namespace.
  *
- * Locking: each list has a mutex.  smc_pnet_port_wanted() takes the
+ * Locking: each list has a mutex.  smc_pnet_port_on() takes the
  * initial namespace's mutex while ib.c holds its device list mutex, so
  * nothing here calls into ib.c with a list mutex held.
  */
@@ -132,12 +132,22 @@ int smc_pnet_of_ibport(struct net *net, struct smc_ib_dev *dev, u8 port,
 	return smc_pnet_of_ibname(name, port, pnetid);
 }
 
-/* smc_ib_find_port() test: the port's PNET ID is the one in @arg */
-static bool smc_pnet_port_wanted(const char *name, u8 port, void *arg)
+/**
+ * smc_pnet_port_on() - whether an RDMA port is on a physical network
+ * @name: the RDMA device's name
+ * @port: the port number, 1-based
+ * @arg: the PNET ID (u8[SMC_PNET_LEN]); an unset one takes unset ports
+ *
+ * A test for smc_ib_find_port() and smc_ib_find_alt().
+ *
+ * Return: true if the port's PNET ID (unset without an entry) matches.
+ */
+bool smc_pnet_port_on(const char *name, u8 port, void *arg)
 {
 	u8 id[SMC_PNET_LEN];
 
-	return !smc_pnet_of_ibname(name, port, id) && smc_pnet_match(id, arg);
+	smc_pnet_of_ibname(name, port, id);
+	return smc_pnet_match(id, arg);
 }
 
 /**
@@ -160,7 +170,7 @@ struct smc_ib_dev *smc_pnet_find_dev(struct net *net, struct net_device *ndev,
 
 	if (smc_pnet_of_ndev(net, ndev, id))
 		return smc_ib_find_by_netdev(ndev, port);
-	return smc_ib_find_port(net, smc_pnet_port_wanted, id, port);
+	return smc_ib_find_port(net, smc_pnet_port_on, id, port);
 }
 
 /* ---- table changes ---- */

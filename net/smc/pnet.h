@@ -41,5 +41,6 @@ struct smc_ib_dev *smc_pnet_find_dev(struct net *net, struct net_device *ndev,
 int smc_pnet_of_ibport(struct net *net, struct smc_ib_dev *dev, u8 port,
 		       u8 pnetid[SMC_IB_PNETID_LEN]);
 int smc_pnet_of_ibname(const char *name, u8 port, u8 pnetid[SMC_PNET_LEN]);
+bool smc_pnet_port_on(const char *name, u8 port, void *arg);
 
 #endif /* SMC_PNET_H */
