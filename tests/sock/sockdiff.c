@@ -1093,7 +1093,7 @@ static void s_close(int fd, struct log *L, struct sinfo *S)
 	lpoll(L, "poll_after_eof", fd, POLLRDHUP);
 	lr(L, "recv_eof_again", recv(fd, b, 100, 0));
 	lr(L, "send_after_peer_close", send(fd, b, 100, MSG_NOSIGNAL));
-	lpoll(L, "poll_after_rst", fd, POLLERR);
+	lpoll(L, "poll_after_rst", fd, POLLERR | POLLHUP);
 	lsoerr(L, "SO_ERROR", fd);
 	lsoerr(L, "SO_ERROR_again", fd);
 	lr(L, "send_after_rst", send(fd, b, 100, MSG_NOSIGNAL));
@@ -1451,7 +1451,7 @@ static void c_refused(struct cctx *C, struct log *L)
 	close(fd);
 	fd = sock_new(SOCK_NONBLOCK);
 	lr(L, "connect_nb", connect(fd, (void *)&a, C->srvlen));
-	lpoll(L, "poll_nb", fd, POLLERR);
+	lpoll(L, "poll_nb", fd, POLLERR | POLLHUP);
 	lsoerr(L, "SO_ERROR_nb", fd);
 	lsoerr(L, "SO_ERROR_nb_again", fd);
 	lr(L, "connect_nb_again", connect(fd, (void *)&a, C->srvlen));
@@ -2133,7 +2133,7 @@ static void c_accept(struct cctx *C, struct log *L)
 	lr(L, "connect_c3", connect(c3, (void *)&a, al));
 	msleep(50);
 	close(ls);
-	lpoll(L, "c3_poll_after_listener_close", c3, POLLERR);
+	lpoll(L, "c3_poll_after_listener_close", c3, POLLERR | POLLHUP);
 	r = recv(c3, b, 8, 0);
 	lr(L, "c3_recv", r);
 	close(c1);
