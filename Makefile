@@ -7,6 +7,8 @@
 #   make demo            two VMs talking AF_SMC (tests/run demo)
 #   make kunit           KUnit suites in UML (tests/kunit/run)
 #   make bench           TCP vs distribution vs ours vs raw verbs (tests/bench/run)
+#   make hooks           the test-hooks flavour (hostile peer, fault
+#                        injection) in build/hooks/net/smc/smc.ko, for VM tests
 #   make dkms-install    install through DKMS for every kernel, replacing the
 #                        in-tree smc.ko (make dkms-uninstall takes it out)
 
@@ -65,6 +67,18 @@ endif
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf build/hooks
+
+# The test-hooks flavour is built from a copy of the sources, so that its
+# objects never mix with the production module's.
+HOOKS_DIR := build/hooks
+hooks:
+	@test -d "$(KDIR)" || { echo "no kernel headers at '$(KDIR)': run tests/setup.sh or set KDIR=" >&2; exit 1; }
+	mkdir -p $(HOOKS_DIR)
+	cp -r --parents Kbuild include net/smc/Makefile net/smc/Kconfig \
+		$(filter-out %.mod.c,$(wildcard net/smc/*.[ch])) $(HOOKS_DIR)/
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(HOOKS_DIR) CONFIG_SMC_TESTHOOKS=y \
+		CONFIG_DEBUG_INFO_BTF_MODULES= modules
 
 # DKMS: the sources dkms builds from, named and versioned by dkms.conf.
 DKMS_NAME := $(shell sed -n 's/^PACKAGE_NAME="\(.*\)"$$/\1/p' dkms.conf)
@@ -101,4 +115,4 @@ kunit:
 bench:
 	tests/bench/run full
 
-.PHONY: all modules smc-btf clean check demo kunit bench dkms-src dkms-install dkms-uninstall
+.PHONY: all modules smc-btf clean check demo kunit bench hooks dkms-src dkms-install dkms-uninstall

@@ -33,6 +33,7 @@
 #include "sysctl.h"
 #include "bpf_hook.h"
 #include "trace.h"
+#include "testhooks.h"
 
 struct workqueue_struct *smc_wq;
 
@@ -569,6 +570,8 @@ static int __init smc_init(void)
 	smc_wq = alloc_workqueue("smc_wq", WQ_UNBOUND, 0);
 	if (!smc_wq)
 		return -ENOMEM;
+	smc_hostile_init();
+	smc_faultinj_init();
 	rc = proto_register(&smc_proto, 1);
 	if (rc)
 		goto out_wq;
@@ -629,6 +632,8 @@ out_eid:
 out_proto:
 	proto_unregister(&smc_proto);
 out_wq:
+	smc_faultinj_exit();
+	smc_hostile_exit();
 	destroy_workqueue(smc_wq);
 	return rc;
 }
@@ -648,6 +653,8 @@ static void __exit smc_exit(void)
 	smc_stats_exit();
 	smc_eid_exit();
 	smc_sysctl_exit();
+	smc_faultinj_exit();
+	smc_hostile_exit();
 	destroy_workqueue(smc_wq);
 	proto_unregister(&smc_proto);
 }
