@@ -36,6 +36,7 @@
 #define pr_fmt(fmt) "smc: " fmt
 
 #include <linux/completion.h>
+#include <linux/etherdevice.h>
 #include <linux/jiffies.h>
 #include <linux/list.h>
 #include <linux/net.h>
@@ -1159,6 +1160,24 @@ out:
 }
 
 /*
+ * A further link that would join the same two ports as @link (no other
+ * device here, and the server offers the GID, for v1 also the MAC, it
+ * already uses) adds no redundancy.  The client refuses it, as Linux 6.12
+ * does, so two single-device hosts keep one link whichever module serves.
+ */
+static bool smc_llc_no_new_path(const struct smc_link *link,
+				const struct smc_ib_path *path,
+				const struct smc_llc_add_link *offer)
+{
+	if (path->dev != link->dev || path->port != link->port)
+		return false;
+	if (memcmp(offer->gid, link->peer.gid, SMC_IB_GID_LEN))
+		return false;
+	return link->lgr->version == SMC_V2 ||
+	       ether_addr_equal(offer->mac, link->peer.mac);
+}
+
+/*
  * Client: answer the server's ADD_LINK @e (llc_mutex held): a new QP on
  * our side, our ADD_LINK response (with the rkeys of our RMBs for v2),
  * the v1 rkey exchange, then the server's CONFIRM_LINK on the new link.
@@ -1190,6 +1209,10 @@ static void smc_llc_cli_add_link(struct smc_lgr *lgr,
 	if (!pairs)
 		goto reject;
 	smc_lgr_link_path(lgr, link, &path);
+	if (smc_llc_no_new_path(link, &path, &req.add_link)) {
+		smc_ib_put(path.dev);
+		goto reject;
+	}
 	new = smc_lgr_link_add(lgr, &path);
 	smc_ib_put(path.dev);
 	if (!new)
