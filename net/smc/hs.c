@@ -212,7 +212,8 @@ static u8 smc_hs_buf_comp(int userbuf, bool locked, int sysctl_val)
 
 /* A new link group (first contact) with our end as the handshake found it. */
 static struct smc_lgr *smc_hs_lgr_create(struct smc_hs *hs,
-					 const struct smc_lgr_key *key)
+					 const struct smc_lgr_key *key,
+					 bool direct)
 {
 	bool v2 = hs->res.version == SMC_V2;
 	struct smc_lgr_local lloc = {
@@ -222,11 +223,14 @@ static struct smc_lgr *smc_hs_lgr_create(struct smc_hs *hs,
 		.max_conns = hs->res.max_conns,
 		.max_links = hs->res.max_links,
 		.release = hs->res.release,
+		.direct = direct,
 	};
 
 	memcpy(lloc.gid, v2 ? hs->local.roce_v2_gid : hs->local.gid,
 	       SMC_CLC_GID_LEN);
 	memcpy(lloc.mac, hs->local.mac, ETH_ALEN);
+	if (v2)
+		memcpy(lloc.eid, hs->res.eid, SMC_CLC_EID_LEN);
 	return smc_lgr_create(key, &lloc);
 }
 
@@ -435,7 +439,7 @@ static u32 smc_hs_client_rdma(struct smc_sock *smc, struct smc_hs *hs)
 
 	smc_lgr_pending_lock(false);
 	if (first) {
-		lgr = smc_hs_lgr_create(hs, &key);
+		lgr = smc_hs_lgr_create(hs, &key, direct);
 		if (!lgr) {
 			reason = SMC_CLC_DECL_MEM;
 			goto out;
@@ -592,7 +596,7 @@ static u32 smc_hs_server_rdma(struct smc_sock *smc, struct smc_hs *hs)
 	lgr = smc_lgr_find(&key);
 	if (!lgr) {
 		first = true;
-		lgr = smc_hs_lgr_create(hs, &key);
+		lgr = smc_hs_lgr_create(hs, &key, direct);
 		if (!lgr) {
 			reason = SMC_CLC_DECL_MEM;
 			goto out;

@@ -255,6 +255,8 @@ struct smc_lgr *smc_lgr_create(const struct smc_lgr_key *key,
 	lgr->server = key->server;
 	lgr->version = key->version;
 	lgr->release = local->release;
+	memcpy(lgr->neg_eid, local->eid, SMC_CLC_EID_LEN);
+	lgr->direct = local->direct;
 	memcpy(lgr->peer_systemid, key->peer_systemid, SMC_CLC_SYSTEMID_LEN);
 	memcpy(lgr->peer_gid, key->peer_gid, SMC_IB_GID_LEN);
 	memcpy(lgr->peer_mac, key->peer_mac, ETH_ALEN);
@@ -1468,6 +1470,9 @@ static bool smc_lgr_copy(struct smc_lgr *lgr, struct smc_lgr_info *info)
 	info->server = lgr->server;
 	info->version = lgr->version;
 	info->release = lgr->release;
+	memcpy(info->neg_eid, lgr->neg_eid, SMC_CLC_EID_LEN);
+	info->neg_eid[SMC_CLC_EID_LEN] = '\0';
+	info->direct = lgr->direct;
 	info->peer_os = lgr->peer_os;
 	memcpy(info->peer_hostname, lgr->peer_hostname, SMC_CLC_HOSTNAME_LEN);
 	info->peer_hostname[SMC_CLC_HOSTNAME_LEN] = '\0';
