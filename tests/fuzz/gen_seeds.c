@@ -417,13 +417,29 @@ static void wbytes(struct wbuf *w, const void *p, size_t n)
 	w->n += n;
 }
 
+static void nego_v6(struct smc_clc_ipv6_prefix *v6, int i)
+{
+	static const u8 pfx[2][16] = {
+		{ 0x20, 0x01, 0x0d, 0xb8 },
+		{ 0xfd, 0x00, 0x00, 0x01, 0x00, 0x00, 0x10 },
+	};
+
+	memset(v6, 0, sizeof(*v6));
+	if (i > 1)
+		return;
+	memcpy(v6->prefix, pfx[i], 16);
+	v6->prefix_len = i ? 52 : 32;
+}
+
 /*
  * The local facts as fuzz_nego.c reads them: EIDs are picks from its
- * pool (0: "SMC-TESTBED-EID", 1: "SMC-EID-B"), IPv4 10.0.0.0/24.
+ * pool (0: "SMC-TESTBED-EID", 1: "SMC-EID-B"), IPv4 10.0.0.0/24, or /20
+ * with flag 0x10 (a bit fuzz_nego.c ignores); flag 8 adds IPv6 prefixes.
  */
 static void nego_local(struct wbuf *w, u8 flags, u8 ueid_cnt, u8 pick0,
 		       u8 release, u8 conns, u8 links)
 {
+	struct smc_clc_ipv6_prefix v6;
 	u8 gid[16];
 	int i;
 
@@ -435,7 +451,16 @@ static void nego_local(struct wbuf *w, u8 flags, u8 ueid_cnt, u8 pick0,
 	w8(w, conns - SMC_NEGO_CONNS_MIN);
 	w8(w, links - SMC_NEGO_LINKS_MIN);
 	wbytes(w, "\x0a\x00\x00\x00", 4);
-	w8(w, 24);
+	w8(w, flags & 0x10 ? 20 : 24);
+	if (flags & 8) {
+		/* two IPv6 prefixes: 2001:db8::/32 and fd00:1::/52 */
+		w8(w, 2);
+		for (i = 0; i < SMC_CLC_MAX_V6_PREFIX; i++) {
+			nego_v6(&v6, i);
+			wbytes(w, v6.prefix, 16);
+			w8(w, v6.prefix_len);
+		}
+	}
 	fill(gid, 16, 0x10);
 	wbytes(w, gid, 16);
 	fill(gid, 16, 0x40);
@@ -463,7 +488,12 @@ static void local_struct(struct smc_nego_local *l, u8 flags, u8 ueid_cnt,
 	l->max_conns = conns;
 	l->max_links = links;
 	l->ipv4_subnet = htobe32(0x0a000000);
-	l->ipv4_prefix_len = 24;
+	l->ipv4_prefix_len = flags & 0x10 ? 20 : 24;
+	if (flags & 8) {
+		/* a client offering only the second prefix */
+		l->ipv6_cnt = 1;
+		nego_v6(&l->ipv6[0], 1);
+	}
 	fill(l->gid, 16, 0x10);
 	fill(l->roce_v2_gid, 16, 0x40);
 }
@@ -519,6 +549,9 @@ static void gen_nego(void)
 	nego("accept-v2-fc", 3, 0, 1, 3, 0, 1, 255, true, true);
 	nego("accept-v2-nofc", 3, 0, 1, 3, 0, 1, 255, false, true);
 	nego("accept-v1", 1, 0, 1, 1, 0, 1, 255, true, true);
+	nego("v1-ipv6", 1 | 8, 0, 1, 1 | 8, 0, 1, 255, true, false);
+	nego("v1-ipv4-20", 1 | 0x10, 0, 1, 1 | 0x10, 0, 1, 255, true, false);
+	nego("v1-prefix-mismatch", 1 | 8, 0, 1, 1 | 0x10, 0, 1, 255, true, false);
 }
 
 /* ------------------------------------------------------------------ */
