@@ -498,6 +498,8 @@ static void local_struct(struct smc_nego_local *l, u8 flags, u8 ueid_cnt,
 	fill(l->roce_v2_gid, 16, 0x40);
 }
 
+static enum { NEGO_AS_IS, NEGO_SMCD_V2, NEGO_NO_EID } nego_tweak;
+
 static void nego(const char *name, u8 sflags, u8 spick, u8 srel, u8 cflags,
 		 u8 cpick, u8 crel, u8 cconns, bool fc, bool as_accept)
 {
@@ -514,6 +516,14 @@ static void nego(const char *name, u8 sflags, u8 spick, u8 srel, u8 cflags,
 	if (smc_nego_proposal(&cl, &p, &reason)) {
 		fprintf(stderr, "negotiation seed %s: no proposal\n", name);
 		exit(1);
+	}
+	/* proposals Linux would not send, for the server's declines */
+	if (nego_tweak == NEGO_SMCD_V2) {
+		p.hdr.typev2 = SMC_TYPE_B;
+		p.ism_gid_cnt = 1;
+		p.ism_gidchid[0].gid = 0x0102030405060708ULL;
+	} else if (nego_tweak == NEGO_NO_EID) {
+		p.eid_cnt = 0;
 	}
 	if (as_accept) {
 		struct smc_clc_accept_confirm ac;
@@ -552,6 +562,11 @@ static void gen_nego(void)
 	nego("v1-ipv6", 1 | 8, 0, 1, 1 | 8, 0, 1, 255, true, false);
 	nego("v1-ipv4-20", 1 | 0x10, 0, 1, 1 | 0x10, 0, 1, 255, true, false);
 	nego("v1-prefix-mismatch", 1 | 8, 0, 1, 1 | 0x10, 0, 1, 255, true, false);
+	nego_tweak = NEGO_SMCD_V2;
+	nego("v2-smcd-offered", 3, 0, 1, 3, 0, 1, 255, true, false);
+	nego_tweak = NEGO_NO_EID;
+	nego("v2-no-eid", 2, 0, 1, 3, 0, 1, 255, true, false);
+	nego_tweak = NEGO_AS_IS;
 }
 
 /* ------------------------------------------------------------------ */
