@@ -70,7 +70,7 @@ mem_snapshot() {
 
 	# tasks first: looking at /proc fills the dentry and inode caches
 	ls -d /proc/[0-9]* | wc -l >"$RESULTS/$1.tasks"
-	ps -eo comm= | sed 's/[0-9:/]*$//' | sort | uniq -c | sort -rn |
+	ps -eo comm= | sed -E 's/[0-9]+//g' | sort | uniq -c | sort -rn |
 		awk 'NR <= 3 { printf "%s %s ", $1, $2 }' >"$RESULTS/$1.comms"
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
@@ -112,6 +112,11 @@ mr_check() {
 		smcr_problem "$(grep -c . <<<"$keys") MRs while $CONNS connections are open, want one RMB each"
 	[ -z "$(sort <<<"$keys" | uniq -d)" ] ||
 		smcr_problem "rkeys registered twice: $(sort <<<"$keys" | uniq -d | head -n 5 | paste -sd' ')"
+	# and every link its own protection domain (one link per link group)
+	rdma resource show rxe0 >"$RESULTS/held.rdma-res"
+	log "held: $(cat "$RESULTS/held.rdma-res")"
+	[ "$(rdma_res held pd)" -eq $(($(rdma_res base pd) + LGRS)) ] ||
+		smcr_problem "$(rdma_res held pd) PDs with $LGRS link groups, want $(($(rdma_res base pd) + LGRS))"
 }
 
 mem_snapshot base
