@@ -104,6 +104,13 @@ state() {
 	} 2>&1
 }
 
+# statediff: how $after differs from $before (no /dev/fd in the VMs)
+statediff() {
+	echo "$before" >"$RESULTS/state.before"
+	echo "$after" >"$RESULTS/state.after"
+	diff "$RESULTS/state.before" "$RESULTS/state.after" | paste -sd' '
+}
+
 # ---- 1. unprivileged ------------------------------------------------------
 "$SMCCTL" ueid add SEC-TEST.1 || fail "root: ueid add failed"
 "$SMCCTL" pnet add SECTEST --eth lo || fail "root: pnet add failed"
@@ -169,7 +176,7 @@ for f in /sys/kernel/debug/smc/*; do
 		problem "nobody could write $f"
 done
 after=$(state)
-[ "$before" = "$after" ] || problem "state changed by nobody: $(diff <(echo "$before") <(echo "$after") | paste -sd' ')"
+[ "$before" = "$after" ] || problem "state changed by nobody: $(statediff)"
 log "unprivileged: refusals and read-only dumps checked"
 
 # ---- 2. root of a user namespace with its own netns ----------------------
@@ -205,7 +212,7 @@ wmem 32768'
 	[ "$got" = "$want" ] || problem "user namespace: got '$(paste -sd';' <<<"$got")', want '$(paste -sd';' <<<"$want")'"
 	after=$(state)
 	[ "$before" = "$after" ] ||
-		problem "state of the initial netns changed from a user namespace: $(diff <(echo "$before") <(echo "$after") | paste -sd' ')"
+		problem "state of the initial netns changed from a user namespace: $(statediff)"
 	log "user namespace: its own PNET table and sysctls, global state refused"
 else
 	problem "unshare -Urn as nobody is not possible here"
