@@ -61,6 +61,8 @@ static atomic_t smc_lgr_count = ATOMIC_INIT(0);	/* allocated lgrs */
 static DECLARE_WAIT_QUEUE_HEAD(smc_lgr_waitq);	/* list/count changes */
 static atomic_t smc_lgr_next_token = ATOMIC_INIT(0);
 static struct mutex smc_lgr_pending[2];
+/* debugfs smc/idle_secs: a shorter idle timeout for tests; 0: upstream's */
+static u32 smc_lgr_idle_secs;
 
 static void smc_lgr_terminate_work(struct work_struct *work);
 static void smc_lgr_idle_work(struct work_struct *work);
@@ -1038,6 +1040,16 @@ out:
 	return rc;
 }
 
+/* How long an lgr without connections stays; the client waits longer. */
+static unsigned long smc_lgr_idle_delay(const struct smc_lgr *lgr)
+{
+	unsigned long secs = min_t(u32, READ_ONCE(smc_lgr_idle_secs), 3600);
+
+	if (secs)
+		return (secs + (lgr->server ? 0 : 1)) * HZ;
+	return lgr->server ? SMC_LGR_IDLE_SERVER : SMC_LGR_IDLE_CLIENT;
+}
+
 /**
  * smc_lgr_conn_del() - detach a connection from its link group
  * @c: the connection's part (nothing happens if it is not attached)
@@ -1061,8 +1073,7 @@ void smc_lgr_conn_del(struct smc_lgr_conn *c)
 	if (!lgr->conns_num && !lgr->terminating) {
 		kref_get(&lgr->ref);	/* the timer's */
 		extra = mod_delayed_work(smc_lgr_wq, &lgr->free_work,
-					 lgr->server ? SMC_LGR_IDLE_SERVER :
-						       SMC_LGR_IDLE_CLIENT);
+					 smc_lgr_idle_delay(lgr));
 	}
 	write_unlock_bh(&lgr->conns_lock);
 	c->lgr = NULL;
@@ -1402,6 +1413,8 @@ int smc_lgr_init(void)
 	smc_lgr_debugfs = debugfs_create_dir("smc", NULL);
 	debugfs_create_file("fail_link", 0200, smc_lgr_debugfs, NULL,
 			    &smc_lgr_fail_fops);
+	debugfs_create_u32("idle_secs", 0600, smc_lgr_debugfs,
+			   &smc_lgr_idle_secs);
 	return 0;
 }
 
