@@ -13,7 +13,7 @@
 #            smc_faultinj): new connections fall back with
 #            SMC_CLC_DECL_MEM while live ones go on; failing one RMB size
 #            gives a smaller RMB and still SMC-R
-#   many     VM 1 holds SMCR_FAULTS_CONNS (128) SMC-R connections (64
+#   many     VM 1 holds SMCR_FAULTS_CONNS (64) SMC-R connections (32
 #            per link group, so they need several) and 100 AF_SMC
 #            listeners: rmmod refused; after close, a clean unload, and
 #            VM 0's link groups leave with it
@@ -40,7 +40,7 @@ set -euo pipefail
 [ "$VM_INDEX" -ne 0 ] || [ "${SMC_HOOKS:-0}" = 1 ] ||
 	fail "VM 0 needs the test-hooks flavour: --impl hooks,ours"
 ALL=${SMCR_FAULTS_ALL:-0}
-MANY=${SMCR_FAULTS_CONNS:-128}
+MANY=${SMCR_FAULTS_CONNS:-64}
 [ "$ALL" != 1 ] || MANY=${SMCR_FAULTS_CONNS:-256}
 FI=/sys/kernel/debug/smc_faultinj
 SMCCTL=$(smcctl_path) || fail "cannot find or build smcctl"
@@ -59,11 +59,11 @@ row() {
 	log "ROW $1 ($2): $3; bytes $4; $5 s"
 }
 
-# A link group takes at most 64 connections, so that the "many" case
+# A link group takes at most 32 connections, so that the "many" case
 # needs several (negotiated at first contact: set on both VMs from the
 # start).
 knobs() {
-	sysctl -qw net.smc.smcr_max_conns_per_lgr=64 ||
+	sysctl -qw net.smc.smcr_max_conns_per_lgr=32 ||
 		fail "cannot set net.smc.smcr_max_conns_per_lgr"
 }
 
@@ -333,7 +333,7 @@ else
 fi
 
 # ---- many: hundreds of live connections and listeners on VM 1 ----------------
-# The per-link-group limit of 64 (knobs) makes them fill several link
+# The per-link-group limit of 32 (knobs) makes them fill several link
 # groups: a real exhaustion, where a full link group gets a sibling and
 # nobody falls back.
 if [ "$VM_INDEX" -eq 0 ]; then
@@ -401,8 +401,8 @@ PY
 	log "$MANY connections up in $t_up s: $n SMC-R, $g link groups with $c connections"
 	expect "SMC-R connections held (many)" "$n" "$MANY"
 	expect "connections on the link groups" "$c" "$MANY"
-	[ "$g" -ge $(((MANY + 63) / 64)) ] ||
-		smcr_problem "$g link groups for $MANY connections at 64 per link group"
+	[ "$g" -ge $(((MANY + 31) / 32)) ] ||
+		smcr_problem "$g link groups for $MANY connections at 32 per link group"
 	rc=0
 	err=$(rmmod smc 2>&1) || rc=$?
 	log "rmmod with $MANY connections and 100 listeners: rc $rc: $err"
