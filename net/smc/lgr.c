@@ -43,6 +43,7 @@
 #include "wr.h"
 #include "llc.h"
 #include "pnet.h"
+#include "testhooks.h"
 #include "trace.h"
 
 #define SMC_LGR_ID_STEP		256		/* as upstream numbers them */
@@ -296,7 +297,7 @@ struct smc_lgr *smc_lgr_create(const struct smc_lgr_key *key,
 	memcpy(link->gid, local->gid, SMC_IB_GID_LEN);
 	memcpy(link->mac, local->mac, ETH_ALEN);
 	atomic_set(&link->conn_cnt, 0);
-	if (smc_wr_link_init(link))
+	if (smc_faultinj_fail(SMC_FI_QP) || smc_wr_link_init(link))
 		goto put_dev;
 	WRITE_ONCE(link->state, SMC_LINK_INIT);
 
@@ -772,7 +773,7 @@ struct smc_link *smc_lgr_link_add(struct smc_lgr *lgr,
 	write_lock_bh(&lgr->conns_lock);
 	link->dev = path->dev;
 	write_unlock_bh(&lgr->conns_lock);
-	if (smc_wr_link_init(link))
+	if (smc_faultinj_fail(SMC_FI_QP) || smc_wr_link_init(link))
 		goto put_dev;
 
 	/* from here on smc_buf_get() maps new buffers on the link too */
@@ -1110,6 +1111,8 @@ static struct smc_buf *smc_buf_alloc(struct smc_lgr *lgr, bool rmb, u8 comp)
 	int i;
 
 	if (get_order(size) > MAX_PAGE_ORDER)
+		return NULL;
+	if (smc_faultinj_fail(rmb ? SMC_FI_RMB : SMC_FI_SNDBUF))
 		return NULL;
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
