@@ -535,6 +535,7 @@ for g, ls in busy.items():
 		[[ $line != PROBLEM* ]] || smcr_problem "${line#PROBLEM }"
 	done <<<"$out"
 	return 0
+}
 
 # vm_reset_now: end this VM the hard way, as a power cut would (sysrq b:
 # no shutdown, no socket closed, nothing sent), after saving what the
