@@ -11,6 +11,7 @@
 #include <linux/uio.h>
 #include <net/sock.h>
 #include "clc.h"
+#include "testhooks.h"
 
 u8 smc_local_systemid[SMC_CLC_SYSTEMID_LEN];
 
@@ -25,6 +26,8 @@ int smc_clc_send(struct socket *clcsock, const void *buf, size_t len)
 	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
 	int rc;
 
+	if (smc_hostile_clc(clcsock, buf, len, &rc))
+		return rc;
 	rc = kernel_sendmsg(clcsock, &msg, &iov, 1, len);
 	if (rc < 0)
 		return rc;
