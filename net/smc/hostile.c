@@ -15,9 +15,10 @@
  *   clear
  *
  * LLC messages belong to a link group, not to a connection: LLC rules
- * take no port.  Reading the file lists the rules with how many messages
- * each saw and mangled.  See Documentation/smc-testing.rst for the
- * actions and what a normal peer does about each.
+ * take no port.  Up to 32 rules; reading the file lists them with how
+ * many messages each saw and mangled.  See
+ * Documentation/networking/smc-testing.rst for the actions and what a
+ * normal peer does about each.
  */
 #include <linux/debugfs.h>
 #include <linux/slab.h>
@@ -93,7 +94,7 @@ static const struct smc_hostile_act_def smc_hostile_acts[SMC_HA_NUM] = {
 	[SMC_HA_BURST] = { "burst", SMC_HL_BIT(CDC), true, true },
 };
 
-#define SMC_HOSTILE_RULES	16
+#define SMC_HOSTILE_RULES	32
 #define SMC_HOSTILE_TEXT	96
 #define SMC_HOSTILE_BURST_MAX	10000
 #define SMC_HOSTILE_ANY		(-1)
