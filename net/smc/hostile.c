@@ -146,8 +146,10 @@ static bool smc_hostile_match(u8 layer, int msg, const struct sock *sk,
 
 	for (i = 0; i < SMC_HOSTILE_RULES; i++) {
 		r = &smc_hostile_rules[i];
+		/* only CDC has rules acting after the send */
 		if (!r->used || r->layer != layer ||
-		    smc_hostile_acts[r->act].after != after)
+		    (layer == SMC_HL_CDC &&
+		     smc_hostile_acts[r->act].after != after))
 			continue;
 		/* the port too: a socket at the same address may be new */
 		if (layer == SMC_HL_CLC && r->stalled && r->stalled == sk &&
