@@ -49,6 +49,7 @@
 #include "wr.h"
 #include "llc.h"
 #include "sysctl.h"
+#include "testhooks.h"
 #include "trace.h"
 
 #define SMC_LLC_QUEUE_MAX	32		/* peer requests per lgr */
@@ -124,6 +125,8 @@ static int smc_llc_send(struct smc_link *link, struct smc_llc_msg *m,
 	len = smc_llc_encode(m, buf, sizeof(buf));
 	if (len < 0)
 		return len;
+	if (smc_hostile_llc(link, buf, &len))
+		return 0;
 	return smc_wr_send(link, buf, len, 0, 0, timeo);
 }
 
@@ -141,7 +144,9 @@ static int smc_llc_send_long(struct smc_link *link, struct smc_llc_msg *m,
 		return -ENOMEM;
 	m->version = SMC_LLC_VERSION_V2;
 	len = smc_llc_encode(m, buf, SMC_LLC_V2_MAX_LEN);
-	if (len >= 0)
+	if (len >= 0 && smc_hostile_llc(link, buf, &len))
+		len = 0;
+	else if (len >= 0)
 		len = smc_wr_send(link, buf, len, 0, 0, timeo);
 	kfree(buf);
 	return len < 0 ? len : 0;
