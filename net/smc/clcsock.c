@@ -34,22 +34,36 @@ static struct smc_sock *smc_clcsock_owner(const struct sock *clcsk)
 				   SK_USER_DATA_PTRMASK);
 }
 
+/*
+ * In SMC-R mode the TCP connection only idles until both ends close it:
+ * its FIN or a late segment is no news for the AF_SMC socket's waiters
+ * (an edge-triggered epoll would see a second edge after the peer's
+ * close, which TCP never gives).  Call with clcsk->sk_callback_lock held.
+ */
+static bool smc_clcsock_quiet(const struct smc_sock *smc)
+{
+	return smc && smc_is_smcr(smc);
+}
+
 static void smc_clcsock_state_change(struct sock *clcsk)
 {
 	struct smc_sock *smc;
+	bool quiet;
 
 	read_lock_bh(&clcsk->sk_callback_lock);
 	smc = smc_clcsock_owner(clcsk);
 	if (smc)
 		smc_connect_state_change(smc, clcsk);
+	quiet = smc_clcsock_quiet(smc);
 	read_unlock_bh(&clcsk->sk_callback_lock);
-	smc_tcp_cb.state_change(clcsk);
+	if (!quiet)
+		smc_tcp_cb.state_change(clcsk);
 }
 
 static void smc_clcsock_data_ready(struct sock *clcsk)
 {
 	struct smc_sock *smc;
-	bool listening = false;
+	bool listening = false, quiet;
 
 	read_lock_bh(&clcsk->sk_callback_lock);
 	smc = smc_clcsock_owner(clcsk);
@@ -57,9 +71,10 @@ static void smc_clcsock_data_ready(struct sock *clcsk)
 		smc_listen_data_ready(smc);
 		listening = true;
 	}
+	quiet = smc_clcsock_quiet(smc);
 	read_unlock_bh(&clcsk->sk_callback_lock);
 	/* A listener's waiters are woken by the accept queue, not by TCP. */
-	if (!listening)
+	if (!listening && !quiet)
 		smc_tcp_cb.data_ready(clcsk);
 }
 
