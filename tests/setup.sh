@@ -15,7 +15,7 @@ PKGS=(
 	qemu-system-x86 busybox-static cpio iproute2
 	rdma-core ibverbs-utils ibverbs-providers perftest
 	sparse
-	clang libbpf-dev bpftool dkms
+	clang libclang-rt-14-dev libbpf-dev bpftool dkms
 	redis-server redis-tools nginx-light wrk iperf3
 )
 # Daemons among PKGS: the app-* scenarios start their own instances inside

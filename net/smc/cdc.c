@@ -22,6 +22,7 @@
 #include <net/sock.h>
 #include "smc.h"
 #include "conn.h"
+#include "testhooks.h"
 #include "wr.h"
 
 static inline struct smc_sock *smc_conn_sock(struct smc_conn *conn)
@@ -154,6 +155,7 @@ static int smc_cdc_push_once(struct smc_conn *conn, bool force_msg,
 	}
 	m.peer_conn_abort = conn->local_abort;
 	smc_cdc_encode(&m, buf, sizeof(buf));
+	smc_hostile_cdc(conn, buf, w, nw);
 
 	rc = smc_wr_write_send(conn->lc.link, w, nw, buf, sizeof(buf),
 			       conn->lc.token, conn->tx_written + n, 0);
@@ -174,6 +176,7 @@ static int smc_cdc_push_once(struct smc_conn *conn, bool force_msg,
 	conn->rx_cons_sent = conn->rx_cons;
 	if (m.urg_data_present)
 		conn->tx_urg_end = 0;
+	smc_hostile_cdc_sent(conn, buf);
 	return 0;
 }
 

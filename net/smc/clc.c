@@ -11,6 +11,7 @@
 #include <linux/uio.h>
 #include <net/sock.h>
 #include "clc.h"
+#include "testhooks.h"
 
 u8 smc_local_systemid[SMC_CLC_SYSTEMID_LEN];
 
@@ -25,6 +26,8 @@ int smc_clc_send(struct socket *clcsock, const void *buf, size_t len)
 	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
 	int rc;
 
+	if (smc_hostile_clc(clcsock, buf, len, &rc))
+		return rc;
 	rc = kernel_sendmsg(clcsock, &msg, &iov, 1, len);
 	if (rc < 0)
 		return rc;
@@ -66,16 +69,45 @@ static int smc_clc_recv(struct socket *clcsock, u8 *buf, size_t len,
 }
 
 /*
+ * Take a CLC message that cannot be used (bad version, type or length, or
+ * longer than @cap) out of the stream, by the length its header announces,
+ * so that a fallback hands the application the byte after it.  Uses @buf
+ * as scratch; all of it within @timeo.  Returns 0 or a negative errno.
+ */
+static int smc_clc_skip(struct socket *clcsock, u8 *buf, size_t cap,
+			u16 length, long timeo)
+{
+	unsigned long end = jiffies + timeo;
+	size_t left = max_t(size_t, length, SMC_CLC_HDR_LEN);
+	size_t n;
+	int rc;
+
+	while (left) {
+		if (time_after_eq(jiffies, end))
+			return -EAGAIN;
+		WRITE_ONCE(clcsock->sk->sk_rcvtimeo, end - jiffies);
+		n = min(left, cap);
+		rc = smc_clc_recv(clcsock, buf, n, 0);
+		if (rc)
+			return rc;
+		left -= n;
+	}
+	return 0;
+}
+
+/*
  * Receive one CLC message into @buf.  Returns its length, or
  * -EAGAIN (nothing complete within @timeo), -ECONNRESET (peer gone),
  * -EPROTO (the stream does not start with a CLC header; nothing consumed),
- * -EMSGSIZE (longer than @cap; nothing consumed).
+ * -EBADMSG (a CLC message that is malformed or longer than @cap; taken out
+ * of the stream whole, as far as its header tells).
  */
 int smc_clc_recv_msg(struct socket *clcsock, u8 *buf, size_t cap, long timeo,
 		     struct smc_clc_hdr *hdr)
 {
 	struct sock *clcsk = clcsock->sk;
 	long old_timeo;
+	u16 length;
 	int rc;
 
 	if (cap < SMC_CLC_HDR_LEN)
@@ -86,12 +118,13 @@ int smc_clc_recv_msg(struct socket *clcsock, u8 *buf, size_t cap, long timeo,
 	rc = smc_clc_recv(clcsock, buf, SMC_CLC_HDR_LEN, MSG_PEEK);
 	if (rc)
 		goto out;
-	if (smc_clc_hdr_decode(buf, SMC_CLC_HDR_LEN, hdr)) {
+	if (!smc_clc_hdr_framed(buf, SMC_CLC_HDR_LEN, &length)) {
 		rc = -EPROTO;
 		goto out;
 	}
-	if (hdr->length > cap) {
-		rc = -EMSGSIZE;
+	if (smc_clc_hdr_decode(buf, SMC_CLC_HDR_LEN, hdr) ||
+	    hdr->length > cap) {
+		rc = smc_clc_skip(clcsock, buf, cap, length, timeo) ?: -EBADMSG;
 		goto out;
 	}
 	rc = smc_clc_recv(clcsock, buf, hdr->length, 0);

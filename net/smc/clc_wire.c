@@ -188,6 +188,15 @@ int smc_clc_hdr_decode(const u8 *buf, size_t len, struct smc_clc_hdr *hdr)
 	return 0;
 }
 
+bool smc_clc_hdr_framed(const u8 *buf, size_t len, u16 *length)
+{
+	if (!buf || len < SMC_CLC_HDR_LEN ||
+	    !smc_clc_is_eyecatcher(buf + HDR_EYECATCHER, NULL))
+		return false;
+	*length = get_unaligned_be16(buf + HDR_LENGTH);
+	return true;
+}
+
 int smc_clc_hdr_encode(const struct smc_clc_hdr *hdr, u8 *buf)
 {
 	u8 typev2;

@@ -160,6 +160,13 @@ struct smc_clc_hdr {
 int smc_clc_hdr_decode(const u8 *buf, size_t len, struct smc_clc_hdr *hdr);
 
 /*
+ * Does @buf (at least SMC_CLC_HDR_LEN bytes) start like a CLC message, with
+ * either eyecatcher?  If so, *@length is the raw length field, whatever
+ * the rest of the header says.
+ */
+bool smc_clc_hdr_framed(const u8 *buf, size_t len, u16 *length);
+
+/*
  * Write the 8-byte header for @hdr into @buf (at least SMC_CLC_HDR_LEN
  * bytes).  For a proposal typev1/typev2 are written as given, for the
  * other types typev1 is written as given and typev2 carries only the first

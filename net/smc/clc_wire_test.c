@@ -324,6 +324,27 @@ static void hdr_decode_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smc_clc_hdr_decode(NULL, 8, &hdr), -EINVAL);
 }
 
+/* Framing survives what the decoder rejects: version 0, a huge length. */
+static void hdr_framed_test(struct kunit *test)
+{
+	u8 bad[8] = { 0xe2, 0xd4, 0xc3, 0xd9, 0x09, 0x04, 0x4c, 0x00 };
+	struct smc_clc_hdr hdr;
+	u16 length = 0;
+
+	KUNIT_EXPECT_NE(test, smc_clc_hdr_decode(bad, 8, &hdr), 0);
+	KUNIT_ASSERT_TRUE(test, smc_clc_hdr_framed(bad, 8, &length));
+	KUNIT_EXPECT_EQ(test, length, 1100);
+	KUNIT_ASSERT_TRUE(test, smc_clc_hdr_framed(golden_proposal_v2, 8,
+						   &length));
+	KUNIT_EXPECT_EQ(test, length, 181);
+
+	bad[3] ^= 0x01;		/* no eyecatcher: not CLC at all */
+	KUNIT_EXPECT_FALSE(test, smc_clc_hdr_framed(bad, 8, &length));
+	KUNIT_EXPECT_FALSE(test, smc_clc_hdr_framed(golden_proposal_v2, 7,
+						    &length));
+	KUNIT_EXPECT_FALSE(test, smc_clc_hdr_framed(NULL, 8, &length));
+}
+
 static void hdr_encode_test(struct kunit *test)
 {
 	struct smc_clc_hdr hdr = {
@@ -1367,6 +1388,7 @@ static struct kunit_case clc_wire_cases[] = {
 	KUNIT_CASE(golden_proposal_v2_test),
 	KUNIT_CASE(golden_accept_v2_test),
 	KUNIT_CASE(hdr_decode_test),
+	KUNIT_CASE(hdr_framed_test),
 	KUNIT_CASE(hdr_encode_test),
 	KUNIT_CASE(hdr_versions_types_test),
 	KUNIT_CASE_PARAM(proposal_roundtrip_test, prop_shape_gen_params),

@@ -153,6 +153,8 @@ struct smc_lgr {
 	u8 max_links;
 	char peer_hostname[SMC_CLC_HOSTNAME_LEN + 1];
 	u8 peer_os;
+	u8 neg_eid[SMC_CLC_EID_LEN];	/* v2: the EID agreed at first contact */
+	bool direct;		/* v2: the peer is reached without a gateway */
 	bool terminating;	/* no new connections, links going down */
 	bool freeing;
 
@@ -205,6 +207,8 @@ struct smc_lgr_local {		/* our end of the first link */
 	u8 max_conns;
 	u8 max_links;
 	u8 release;
+	u8 eid[SMC_CLC_EID_LEN];	/* v2: the agreed EID, else zero */
+	bool direct;		/* v2: no gateway on the way to the peer */
 };
 
 int smc_lgr_init(void);
@@ -366,6 +370,8 @@ struct smc_lgr_info {
 	u8 release;
 	u8 peer_os;
 	char peer_hostname[SMC_CLC_HOSTNAME_LEN + 1];
+	char neg_eid[SMC_CLC_EID_LEN + 1];
+	bool direct;
 	unsigned short vlan;
 	char pnetid[SMC_IB_PNETID_LEN + 1];
 	u64 net_cookie;

@@ -1,12 +1,73 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Placeholder of the test-hooks flavour; see testhooks.h. */
+/*
+ * Fault injection of the test-hooks flavour: make chosen allocations fail
+ * as if registered memory or queue pairs had run out, so that tests can
+ * check that new connections fall back to TCP (with SMC_CLC_DECL_MEM)
+ * instead of failing, and that nothing leaks on the way.
+ *
+ * /sys/kernel/debug/smc_faultinj/ has, per site (testhooks.h):
+ *   fail_rmb_alloc, fail_sndbuf_alloc, fail_qp_create
+ *       N > 0: fail the next N attempts; -1: fail every attempt; 0: off
+ *       (reads give what is left);
+ *   injected_rmb_alloc, injected_sndbuf_alloc, injected_qp_create
+ *       (read only) failures injected so far.
+ * An RMB or send buffer attempt is one buffer size: smc_buf_get() tries
+ * smaller sizes after a failed one, so failing one attempt gives a
+ * smaller buffer and failing all of them a fallback.
+ */
+#define pr_fmt(fmt) "smc: " fmt
+
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
 
 #include "testhooks.h"
 
+static const char *const smc_fi_names[SMC_FI_SITES] = {
+	[SMC_FI_RMB] = "rmb_alloc",
+	[SMC_FI_SNDBUF] = "sndbuf_alloc",
+	[SMC_FI_QP] = "qp_create",
+};
+
+static atomic_t smc_fi_left[SMC_FI_SITES];
+static atomic_t smc_fi_done[SMC_FI_SITES];
+static struct dentry *smc_fi_dir;
+
+bool smc_faultinj_fail(enum smc_faultinj_site site)
+{
+	int left;
+
+	if (site >= SMC_FI_SITES)
+		return false;
+	left = atomic_read(&smc_fi_left[site]);
+	do {
+		if (!left)
+			return false;
+		if (left < 0)
+			break;		/* every attempt, the count stays */
+	} while (!atomic_try_cmpxchg(&smc_fi_left[site], &left, left - 1));
+	atomic_inc(&smc_fi_done[site]);
+	pr_info_ratelimited("fault injection: %s failed\n", smc_fi_names[site]);
+	return true;
+}
+
 void smc_faultinj_init(void)
 {
+	char name[32];
+	int i;
+
+	smc_fi_dir = debugfs_create_dir("smc_faultinj", NULL);
+	for (i = 0; i < SMC_FI_SITES; i++) {
+		snprintf(name, sizeof(name), "fail_%s", smc_fi_names[i]);
+		debugfs_create_atomic_t(name, 0600, smc_fi_dir,
+					&smc_fi_left[i]);
+		snprintf(name, sizeof(name), "injected_%s", smc_fi_names[i]);
+		debugfs_create_atomic_t(name, 0400, smc_fi_dir,
+					&smc_fi_done[i]);
+	}
 }
 
 void smc_faultinj_exit(void)
 {
+	debugfs_remove(smc_fi_dir);
+	smc_fi_dir = NULL;
 }

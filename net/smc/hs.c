@@ -212,7 +212,8 @@ static u8 smc_hs_buf_comp(int userbuf, bool locked, int sysctl_val)
 
 /* A new link group (first contact) with our end as the handshake found it. */
 static struct smc_lgr *smc_hs_lgr_create(struct smc_hs *hs,
-					 const struct smc_lgr_key *key)
+					 const struct smc_lgr_key *key,
+					 bool direct)
 {
 	bool v2 = hs->res.version == SMC_V2;
 	struct smc_lgr_local lloc = {
@@ -222,11 +223,14 @@ static struct smc_lgr *smc_hs_lgr_create(struct smc_hs *hs,
 		.max_conns = hs->res.max_conns,
 		.max_links = hs->res.max_links,
 		.release = hs->res.release,
+		.direct = direct,
 	};
 
 	memcpy(lloc.gid, v2 ? hs->local.roce_v2_gid : hs->local.gid,
 	       SMC_CLC_GID_LEN);
 	memcpy(lloc.mac, hs->local.mac, ETH_ALEN);
+	if (v2)
+		memcpy(lloc.eid, hs->res.eid, SMC_CLC_EID_LEN);
 	return smc_lgr_create(key, &lloc);
 }
 
@@ -399,6 +403,31 @@ static void smc_hs_decline(struct smc_sock *smc, u32 reason, u8 version)
 		smc_clc_send_decline(smc->clcsock, reason, version);
 }
 
+/*
+ * We gave up waiting for the peer's @owed message (accept or confirm) and
+ * declined.  The peer may still send it: a host busy with many handshakes
+ * answers late, then reads our decline and falls back.  Its message must
+ * not reach the application as data.  Wait, bounded, and drop the peer's
+ * decline, or its late @owed message when @owed_ok (a late accept: the
+ * server falls back on our decline).  Otherwise nothing tells where the
+ * stream's data starts, or the peer went on with SMC-R (a late confirm):
+ * abort the TCP connection, so the application sees an error, never CLC
+ * bytes.
+ */
+static void smc_hs_late(struct smc_sock *smc, struct smc_hs *hs, u8 owed,
+			bool owed_ok)
+{
+	struct smc_clc_hdr hdr;
+	int len;
+
+	len = smc_clc_recv_msg(smc->clcsock, hs->buf, sizeof(hs->buf),
+			       SMC_CLC_WAIT_TIME, &hdr);
+	if (len > 0 && (hdr.type == SMC_CLC_DECLINE ||
+			(owed_ok && hdr.type == owed)))
+		return;
+	tcp_abort(smc->clcsock->sk, ETIMEDOUT);
+}
+
 /* Client, after the accept: link group, buffers, confirm, first link. */
 static u32 smc_hs_client_rdma(struct smc_sock *smc, struct smc_hs *hs)
 {
@@ -435,7 +464,7 @@ static u32 smc_hs_client_rdma(struct smc_sock *smc, struct smc_hs *hs)
 
 	smc_lgr_pending_lock(false);
 	if (first) {
-		lgr = smc_hs_lgr_create(hs, &key);
+		lgr = smc_hs_lgr_create(hs, &key, direct);
 		if (!lgr) {
 			reason = SMC_CLC_DECL_MEM;
 			goto out;
@@ -529,7 +558,11 @@ u32 smc_hs_client(struct smc_sock *smc)
 	len = smc_hs_recv(smc, hs, SMC_CLC_ACCEPT, SMC_CLC_DECL_TIMEOUT_AL);
 	if (len < 0) {
 		reason = -len;
-		goto decline;
+		if (reason != SMC_CLC_DECL_TIMEOUT_AL)
+			goto decline;
+		smc_hs_decline(smc, reason, version);
+		smc_hs_late(smc, hs, SMC_CLC_ACCEPT, true);
+		goto out;
 	}
 	if (smc_clc_accept_confirm_decode(hs->buf, len, &hs->ac)) {
 		reason = SMC_CLC_DECL_SYNCERR;
@@ -592,7 +625,7 @@ static u32 smc_hs_server_rdma(struct smc_sock *smc, struct smc_hs *hs)
 	lgr = smc_lgr_find(&key);
 	if (!lgr) {
 		first = true;
-		lgr = smc_hs_lgr_create(hs, &key);
+		lgr = smc_hs_lgr_create(hs, &key, direct);
 		if (!lgr) {
 			reason = SMC_CLC_DECL_MEM;
 			goto out;
@@ -695,6 +728,8 @@ u32 smc_hs_server(struct smc_sock *child, const u8 *buf, int len,
 	return 0;
 decline:
 	smc_hs_decline(child, reason, version);
+	if (reason == SMC_CLC_DECL_TIMEOUT_CL)
+		smc_hs_late(child, hs, SMC_CLC_CONFIRM, false);
 	if (hs)
 		smc_hs_free(hs);
 	return reason;

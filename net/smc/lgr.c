@@ -43,6 +43,7 @@
 #include "wr.h"
 #include "llc.h"
 #include "pnet.h"
+#include "testhooks.h"
 #include "trace.h"
 
 #define SMC_LGR_ID_STEP		256		/* as upstream numbers them */
@@ -61,6 +62,8 @@ static atomic_t smc_lgr_count = ATOMIC_INIT(0);	/* allocated lgrs */
 static DECLARE_WAIT_QUEUE_HEAD(smc_lgr_waitq);	/* list/count changes */
 static atomic_t smc_lgr_next_token = ATOMIC_INIT(0);
 static struct mutex smc_lgr_pending[2];
+/* debugfs smc/idle_secs: a shorter idle timeout for tests; 0: upstream's */
+static u32 smc_lgr_idle_secs;
 
 static void smc_lgr_terminate_work(struct work_struct *work);
 static void smc_lgr_idle_work(struct work_struct *work);
@@ -255,6 +258,8 @@ struct smc_lgr *smc_lgr_create(const struct smc_lgr_key *key,
 	lgr->server = key->server;
 	lgr->version = key->version;
 	lgr->release = local->release;
+	memcpy(lgr->neg_eid, local->eid, SMC_CLC_EID_LEN);
+	lgr->direct = local->direct;
 	memcpy(lgr->peer_systemid, key->peer_systemid, SMC_CLC_SYSTEMID_LEN);
 	memcpy(lgr->peer_gid, key->peer_gid, SMC_IB_GID_LEN);
 	memcpy(lgr->peer_mac, key->peer_mac, ETH_ALEN);
@@ -292,7 +297,7 @@ struct smc_lgr *smc_lgr_create(const struct smc_lgr_key *key,
 	memcpy(link->gid, local->gid, SMC_IB_GID_LEN);
 	memcpy(link->mac, local->mac, ETH_ALEN);
 	atomic_set(&link->conn_cnt, 0);
-	if (smc_wr_link_init(link))
+	if (smc_faultinj_fail(SMC_FI_QP) || smc_wr_link_init(link))
 		goto put_dev;
 	WRITE_ONCE(link->state, SMC_LINK_INIT);
 
@@ -768,7 +773,7 @@ struct smc_link *smc_lgr_link_add(struct smc_lgr *lgr,
 	write_lock_bh(&lgr->conns_lock);
 	link->dev = path->dev;
 	write_unlock_bh(&lgr->conns_lock);
-	if (smc_wr_link_init(link))
+	if (smc_faultinj_fail(SMC_FI_QP) || smc_wr_link_init(link))
 		goto put_dev;
 
 	/* from here on smc_buf_get() maps new buffers on the link too */
@@ -1036,6 +1041,16 @@ out:
 	return rc;
 }
 
+/* How long an lgr without connections stays; the client waits longer. */
+static unsigned long smc_lgr_idle_delay(const struct smc_lgr *lgr)
+{
+	unsigned long secs = min_t(u32, READ_ONCE(smc_lgr_idle_secs), 3600);
+
+	if (secs)
+		return (secs + (lgr->server ? 0 : 1)) * HZ;
+	return lgr->server ? SMC_LGR_IDLE_SERVER : SMC_LGR_IDLE_CLIENT;
+}
+
 /**
  * smc_lgr_conn_del() - detach a connection from its link group
  * @c: the connection's part (nothing happens if it is not attached)
@@ -1059,8 +1074,7 @@ void smc_lgr_conn_del(struct smc_lgr_conn *c)
 	if (!lgr->conns_num && !lgr->terminating) {
 		kref_get(&lgr->ref);	/* the timer's */
 		extra = mod_delayed_work(smc_lgr_wq, &lgr->free_work,
-					 lgr->server ? SMC_LGR_IDLE_SERVER :
-						       SMC_LGR_IDLE_CLIENT);
+					 smc_lgr_idle_delay(lgr));
 	}
 	write_unlock_bh(&lgr->conns_lock);
 	c->lgr = NULL;
@@ -1097,6 +1111,8 @@ static struct smc_buf *smc_buf_alloc(struct smc_lgr *lgr, bool rmb, u8 comp)
 	int i;
 
 	if (get_order(size) > MAX_PAGE_ORDER)
+		return NULL;
+	if (smc_faultinj_fail(rmb ? SMC_FI_RMB : SMC_FI_SNDBUF))
 		return NULL;
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
@@ -1400,6 +1416,8 @@ int smc_lgr_init(void)
 	smc_lgr_debugfs = debugfs_create_dir("smc", NULL);
 	debugfs_create_file("fail_link", 0200, smc_lgr_debugfs, NULL,
 			    &smc_lgr_fail_fops);
+	debugfs_create_u32("idle_secs", 0600, smc_lgr_debugfs,
+			   &smc_lgr_idle_secs);
 	return 0;
 }
 
@@ -1468,6 +1486,9 @@ static bool smc_lgr_copy(struct smc_lgr *lgr, struct smc_lgr_info *info)
 	info->server = lgr->server;
 	info->version = lgr->version;
 	info->release = lgr->release;
+	memcpy(info->neg_eid, lgr->neg_eid, SMC_CLC_EID_LEN);
+	info->neg_eid[SMC_CLC_EID_LEN] = '\0';
+	info->direct = lgr->direct;
 	info->peer_os = lgr->peer_os;
 	memcpy(info->peer_hostname, lgr->peer_hostname, SMC_CLC_HOSTNAME_LEN);
 	info->peer_hostname[SMC_CLC_HOSTNAME_LEN] = '\0';

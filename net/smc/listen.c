@@ -175,8 +175,13 @@ static int smc_listen_clc(struct smc_sock *child)
 		len = 0;
 		goto out;
 	}
-	if (len == -EMSGSIZE)
+	if (len == -EBADMSG) {
+		/* a broken proposal, out of the stream: TCP may carry on */
 		smc_clc_send_decline(clcsock, SMC_CLC_DECL_SYNCERR, SMC_V1);
+		smc_set_fallback(child, SMC_CLC_DECL_SYNCERR);
+		len = 0;
+		goto out;
+	}
 	if (len < 0)
 		goto out;
 

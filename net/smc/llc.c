@@ -36,6 +36,7 @@
 #define pr_fmt(fmt) "smc: " fmt
 
 #include <linux/completion.h>
+#include <linux/etherdevice.h>
 #include <linux/jiffies.h>
 #include <linux/list.h>
 #include <linux/net.h>
@@ -48,6 +49,7 @@
 #include "wr.h"
 #include "llc.h"
 #include "sysctl.h"
+#include "testhooks.h"
 #include "trace.h"
 
 #define SMC_LLC_QUEUE_MAX	32		/* peer requests per lgr */
@@ -123,6 +125,8 @@ static int smc_llc_send(struct smc_link *link, struct smc_llc_msg *m,
 	len = smc_llc_encode(m, buf, sizeof(buf));
 	if (len < 0)
 		return len;
+	if (smc_hostile_llc(link, buf, &len))
+		return 0;
 	return smc_wr_send(link, buf, len, 0, 0, timeo);
 }
 
@@ -140,7 +144,9 @@ static int smc_llc_send_long(struct smc_link *link, struct smc_llc_msg *m,
 		return -ENOMEM;
 	m->version = SMC_LLC_VERSION_V2;
 	len = smc_llc_encode(m, buf, SMC_LLC_V2_MAX_LEN);
-	if (len >= 0)
+	if (len >= 0 && smc_hostile_llc(link, buf, &len))
+		len = 0;
+	else if (len >= 0)
 		len = smc_wr_send(link, buf, len, 0, 0, timeo);
 	kfree(buf);
 	return len < 0 ? len : 0;
@@ -1159,6 +1165,24 @@ out:
 }
 
 /*
+ * A further link that would join the same two ports as @link (no other
+ * device here, and the server offers the GID, for v1 also the MAC, it
+ * already uses) adds no redundancy.  The client refuses it, as Linux 6.12
+ * does, so two single-device hosts keep one link whichever module serves.
+ */
+static bool smc_llc_no_new_path(const struct smc_link *link,
+				const struct smc_ib_path *path,
+				const struct smc_llc_add_link *offer)
+{
+	if (path->dev != link->dev || path->port != link->port)
+		return false;
+	if (memcmp(offer->gid, link->peer.gid, SMC_IB_GID_LEN))
+		return false;
+	return link->lgr->version == SMC_V2 ||
+	       ether_addr_equal(offer->mac, link->peer.mac);
+}
+
+/*
  * Client: answer the server's ADD_LINK @e (llc_mutex held): a new QP on
  * our side, our ADD_LINK response (with the rkeys of our RMBs for v2),
  * the v1 rkey exchange, then the server's CONFIRM_LINK on the new link.
@@ -1190,6 +1214,10 @@ static void smc_llc_cli_add_link(struct smc_lgr *lgr,
 	if (!pairs)
 		goto reject;
 	smc_lgr_link_path(lgr, link, &path);
+	if (smc_llc_no_new_path(link, &path, &req.add_link)) {
+		smc_ib_put(path.dev);
+		goto reject;
+	}
 	new = smc_lgr_link_add(lgr, &path);
 	smc_ib_put(path.dev);
 	if (!new)

@@ -527,25 +527,19 @@ static int smc_nl_put_lgr_v2(struct sk_buff *skb,
 	nest = nla_nest_start(skb, SMC_NLA_LGR_R_V2_COMMON);
 	if (!nest)
 		return -EMSGSIZE;
-	/*
-	 * The handshake keeps neither the negotiated EID nor, for now, the
-	 * peer's OS and host name in the link group: empty, like a peer
-	 * that sent none.
-	 */
 	if (nla_put_u8(skb, SMC_NLA_LGR_V2_VER, info->version) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_V2_REL, info->release) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_V2_OS, info->peer_os) ||
 	    nla_put_string(skb, SMC_NLA_LGR_V2_PEER_HOST,
 			   info->peer_hostname) ||
-	    nla_put_string(skb, SMC_NLA_LGR_V2_NEG_EID, ""))
+	    nla_put_string(skb, SMC_NLA_LGR_V2_NEG_EID, info->neg_eid))
 		goto cancel;
 	nla_nest_end(skb, nest);
 
 	nest = nla_nest_start(skb, SMC_NLA_LGR_R_V2);
 	if (!nest)
 		return -EMSGSIZE;
-	/* whether the route uses a gateway is not kept: reported direct */
-	if (nla_put_u8(skb, SMC_NLA_LGR_R_V2_DIRECT, 1) ||
+	if (nla_put_u8(skb, SMC_NLA_LGR_R_V2_DIRECT, info->direct) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_CONNS, info->max_conns) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_LINKS, info->max_links))
 		goto cancel;

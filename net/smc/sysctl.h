@@ -35,7 +35,7 @@ struct smc_net_cfg {
 #define SMC_NET_TESTLINK_DEF_SECS	30
 #define SMC_NET_BUF_DEF			(64 * 1024)
 /* upstream's default is 2: ours offers second links only when asked, for now */
-#define SMC_NET_LINKS_DEF		1
+#define SMC_NET_LINKS_DEF		2
 #define SMC_NET_CONNS_DEF		255
 
 /* ranges */

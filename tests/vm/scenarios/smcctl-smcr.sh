@@ -16,9 +16,15 @@
 # the text forms work, and a new network namespace sees no link group.
 # Then a half-closed connection shows upstream's close states.
 # After the connections are closed the link group stays (idle timeout)
-# and, at the latest when orphaned connections time out, has none left.  Works with our module and with the distribution's
-# (same ABI): every VM saves what smcctl printed in $RESULTS/*.json for a
-# field-by-field comparison of the two.
+# and, at the latest when orphaned connections time out, has none left.
+# Works with our module and with the distribution's (same ABI), so with
+# ours on one VM and the distribution's on the other, each VM compares its
+# link group and link replies with the other's field by field: the same
+# attributes, equal values where both ends must agree (type, version,
+# release, negotiated EID, limits, link id and state, ...), crossed values
+# where each names the other (GIDs, link UIDs, peer host name).  Buffer
+# totals may differ (each module sizes its own) and are only logged.
+# Every VM saves what smcctl printed in $RESULTS/*.json.
 
 set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
@@ -34,6 +40,7 @@ RELEASE=/tmp/smcctl-smcr-release
 
 SMCCTL=$(smcctl_path) || fail "cannot find or build smcctl"
 export SMCCTL
+echo "$SMC_IMPL" >"$SHARED/impl-$VM_INDEX"
 
 # snap NAME CMD: save `smcctl --json CMD` as $RESULTS/NAME.json and a copy
 # for the other VM in $SHARED/vmI-NAME.json; text form into NAME.txt.
@@ -126,6 +133,46 @@ else:
             bad("link group peer %s, link peer %s" % (lg[0]["peer_gid"], k["peer_gid"]))
 '
 log "one link group, one ACTIVE link with $CONNS connections"
+
+# --- field by field against the other VM's reply (the other module when
+# the pairing mixes ours and the distribution's): the same attributes, the
+# same values where both ends of a link group must agree, crossed values
+# where each names the other ---
+check '
+def same(name, key, equal, cross, info=()):
+    a, b = d(name)[key], o(name)[key]
+    if len(a) != 1 or len(b) != 1:
+        return
+    a, b = a[0], b[0]
+    if set(a) != set(b):
+        bad("%s: attributes only here %s, only on the peer %s" % (name, sorted(set(a) - set(b)), sorted(set(b) - set(a))))
+    for f in equal:
+        if a.get(f) != b.get(f):
+            bad("%s %s: %r here, %r on the peer" % (name, f, a.get(f), b.get(f)))
+    for f, g in cross:
+        if a.get(f) != b.get(g):
+            bad("%s %s %r is not the peer'"'"'s %s %r" % (name, f, a.get(f), g, b.get(g)))
+    for f in info:
+        if a.get(f) != b.get(f):
+            open(env["R"] + "/attr-info.txt", "a").write("%s %s: %r here, %r on the peer\n" % (name, f, a.get(f), b.get(f)))
+same("linkgroups", "linkgroups",
+     ("type", "type_num", "version", "release", "conns", "links", "neg_eid",
+      "vlan", "pnetid", "buf_type", "max_conns", "max_links", "direct",
+      "peer_os"), (), ("sndbuf_bytes", "rmb_bytes", "net_cookie"))
+same("links", "links",
+     ("link_id", "state", "state_num", "ibdev", "ibport", "ifindex",
+      "netdev", "conns"),
+     (("gid", "peer_gid"), ("peer_gid", "gid"), ("link_uid", "peer_link_uid"),
+      ("peer_link_uid", "link_uid")))
+g = d("linkgroups")["linkgroups"]
+if len(g) == 1:
+    if g[0]["peer_host"] != "vm%d" % other:
+        bad("linkgroups peer_host %r, the peer is vm%d" % (g[0]["peer_host"], other))
+    if g[0]["version"] == 2 and not g[0]["neg_eid"].startswith("SMC-R-VMTEST"):
+        bad("linkgroups neg_eid %r, want the UEID SMC-R-VMTEST" % g[0]["neg_eid"])
+'
+[ ! -s "$RESULTS/attr-info.txt" ] || log "differences allowed: $(paste -sd';' "$RESULTS/attr-info.txt")"
+log "link group and link attributes agree with vm$((1 - VM_INDEX))'s ($(cat "$SHARED/impl-$((1 - VM_INDEX))" 2>/dev/null || echo ?))"
 
 # --- the test's sockets: SMC-R with details naming that lgr and link ---
 check '
