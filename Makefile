@@ -9,6 +9,9 @@
 #   make bench           TCP vs distribution vs ours vs raw verbs (tests/bench/run)
 #   make hooks           the test-hooks flavour (hostile peer, fault
 #                        injection) in build/hooks/net/smc/smc.ko, for VM tests
+#   make check-debug     VM scenarios on a KASAN/lockdep/kmemleak kernel built
+#                        from linux-source-6.12 (tests/debug/check; cached)
+#   make debug-module    build/debug/net/smc/smc.ko for that kernel
 #   make dkms-install    install through DKMS for every kernel, replacing the
 #                        in-tree smc.ko (make dkms-uninstall takes it out)
 
@@ -67,7 +70,7 @@ endif
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
-	rm -rf build/hooks
+	rm -rf build/hooks build/debug
 
 # The test-hooks flavour is built from a copy of the sources, so that its
 # objects never mix with the production module's.
@@ -79,6 +82,21 @@ hooks:
 		$(filter-out %.mod.c,$(wildcard net/smc/*.[ch])) $(HOOKS_DIR)/
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(HOOKS_DIR) CONFIG_SMC_TESTHOOKS=y \
 		CONFIG_DEBUG_INFO_BTF_MODULES= modules
+
+# The debug kernel's flavour (make check-debug), also from a copy of the
+# sources; its kernel comes from tests/debug/build-kernel (cached).
+DEBUG_DIR := build/debug
+DEBUG_KDIR ?= $(or $(SMC_DEBUG_CACHE),/var/tmp/smc-debugk)/build
+debug-module:
+	@test -f "$(DEBUG_KDIR)/include/config/kernel.release" || \
+		{ echo "no debug kernel at '$(DEBUG_KDIR)': run tests/debug/build-kernel" >&2; exit 1; }
+	mkdir -p $(DEBUG_DIR)
+	cp -r --parents Kbuild include net/smc/Makefile net/smc/Kconfig \
+		$(filter-out %.mod.c,$(wildcard net/smc/*.[ch])) $(DEBUG_DIR)/
+	$(MAKE) -C $(DEBUG_KDIR) M=$(CURDIR)/$(DEBUG_DIR) modules
+
+check-debug:
+	tests/debug/check
 
 # DKMS: the sources dkms builds from, named and versioned by dkms.conf.
 DKMS_NAME := $(shell sed -n 's/^PACKAGE_NAME="\(.*\)"$$/\1/p' dkms.conf)
@@ -115,4 +133,5 @@ kunit:
 bench:
 	tests/bench/run full
 
-.PHONY: all modules smc-btf clean check demo kunit bench hooks dkms-src dkms-install dkms-uninstall
+.PHONY: all modules smc-btf clean check demo kunit bench hooks dkms-src dkms-install dkms-uninstall \
+	debug-module check-debug

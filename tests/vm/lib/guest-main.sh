@@ -26,11 +26,20 @@ poweroff_now() {
 }
 
 idx=""
+kmods=0
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	smcvm_index=*) idx="${arg#smcvm_index=}" ;;
+	smcvm_kmods=1) kmods=1 ;;
 	esac
 done
+# vmtest --kernel: that kernel's modules (and modules.builtin, which modprobe
+# needs for what is built in) replace the host's /lib/modules.
+if [ "$kmods" -eq 1 ] &&
+   ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000 kmods /lib/modules; then
+	echo "smcvm: mounting the kernel's modules failed" >/dev/console
+	poweroff_now
+fi
 conf="/run/smcvm/vm$idx.env"
 if [ -z "$idx" ] || [ ! -r "$conf" ]; then
 	echo "smcvm: no VM index or no $conf" >/dev/console
@@ -56,9 +65,27 @@ log_setup() {
 	echo "$*" >>"$setup_log"
 }
 
+# A kernel with kmemleak (the debug kernel): two scans (an object is
+# reported only when unreferenced in two scans and older than 5 s), the
+# suspected leaks into $RESULTS/kmemleak; vmtest judges them.
+kmemleak_scan() {
+	local f=/sys/kernel/debug/kmemleak
+
+	grep -q ' /sys/kernel/debug ' /proc/mounts ||
+		mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	[ -w $f ] || return 0
+	log_setup "kmemleak: scanning"
+	echo scan >$f 2>/dev/null || return 0
+	sleep 6
+	echo scan >$f 2>/dev/null || return 0
+	cat $f >"$RESULTS/kmemleak" 2>&1
+	log_setup "kmemleak: $(grep -c '^unreferenced object' "$RESULTS/kmemleak") suspected leaks"
+}
+
 finish() {
 	local rc=$1
 
+	kmemleak_scan
 	echo "$rc" >"$RESULTS/exit_code"
 	if [ "$rc" -ne 0 ]; then
 		: >"$SHARED/.abort.vm$VM_INDEX"
