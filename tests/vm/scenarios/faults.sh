@@ -585,7 +585,7 @@ ethdown_case() { # DOWN_VM NAME PORT
 		barrier "$name-listening"
 	else
 		barrier "$name-listening"
-		client "$name" "$port" 4 8M 80 -G "/tmp/$name-go"
+		client "$name" "$port" 4 64M 80 -G "/tmp/$name-go"
 		cl=$BG_PID
 		wait_file_line "$RESULTS/$name.log" '^smc_load: connected|^conns=' 60
 		touch "/tmp/$name-go"
@@ -701,7 +701,7 @@ if [ "$VM_INDEX" -eq 0 ]; then
 	vm_reset_now
 fi
 barrier kill-listening
-client kill 5350 4 16M 90 -G /tmp/kill-go
+client kill 5350 4 128M 90 -G /tmp/kill-go
 cl=$BG_PID
 wait_file_line "$RESULTS/kill.log" '^smc_load: connected|^conns=' 60
 touch /tmp/kill-go
