@@ -728,7 +728,8 @@ u32 smc_hs_server(struct smc_sock *child, const u8 *buf, int len,
 	return 0;
 decline:
 	smc_hs_decline(child, reason, version);
-	if (reason == SMC_CLC_DECL_TIMEOUT_CL)
+	/* the confirm wait needs hs: a timeout there comes with one */
+	if (hs && reason == SMC_CLC_DECL_TIMEOUT_CL)
 		smc_hs_late(child, hs, SMC_CLC_CONFIRM, false);
 	if (hs)
 		smc_hs_free(hs);

@@ -2,8 +2,8 @@
 /*
  * Test hooks of the CONFIG_SMC_TESTHOOKS flavour: hostile.c makes this
  * host misbehave as a peer, faultinj.c fails chosen allocations.  Both are
- * controlled through debugfs (smc_hostile/, smc_faultinj/).  Without the option every hook is an
- * empty inline and nothing of it is built.
+ * controlled through debugfs (smc_hostile/, smc_faultinj/).  Without the
+ * option every hook is an empty inline and nothing of it is built.
  *
  * The hostile hooks sit where this host sends CLC (smc_clc_send), LLC
  * (smc_llc_send) and CDC messages (smc_cdc_push_once); they cost one
