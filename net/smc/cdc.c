@@ -283,22 +283,33 @@ void smc_cdc_push(struct smc_conn *conn, bool force_msg)
 }
 
 /*
- * Only reached when every send slot of the link was busy.  Retries for a
+ * Only reached when every send slot of the link was busy (or after a link
+ * switch).  Sleeps until a completion frees a slot and tries again, for a
  * bounded time; a link that stays congested that long is failing anyway.
+ * Waiting for the completion rather than polling matters under load: the
+ * CPU a poll burns is the one the RDMA device (rxe) needs to make progress.
  */
 void smc_conn_tx_work(struct work_struct *work)
 {
 	struct smc_conn *conn = container_of(work, struct smc_conn, tx_work);
 	unsigned long end = jiffies + 10 * HZ;
+	struct smc_link *link;
+	bool held;
 	int rc;
 
 	do {
 		spin_lock_bh(&conn->lock);
 		rc = conn->tx_blocked ? smc_cdc_push_locked(conn, true) : 0;
+		link = conn->lc.link;
+		held = rc == -EAGAIN && link && smc_wr_hold(link);
 		spin_unlock_bh(&conn->lock);
 		if (rc != -EAGAIN)
 			return;
-		usleep_range(50, 200);
+		if (held)
+			smc_wr_slot_wait(link, clamp_t(long, end - jiffies, 1,
+						       HZ));
+		else
+			usleep_range(50, 200);
 	} while (time_before(jiffies, end));
 	smc_sk_wake(&smc_conn_sock(conn)->sk, EPOLLOUT | EPOLLERR);
 }

@@ -218,3 +218,13 @@ int smc_bufsize_uncompress(u8 comp)
 		return -EINVAL;
 	return SMC_BUF_MIN_SIZE << comp;
 }
+
+u8 smc_bufsize_pick(bool rmb, int sk_buf, bool locked, int sysctl_val,
+		    unsigned int lgr_conns, unsigned int roomy)
+{
+	u8 comp = smc_bufsize_compress(locked ? sk_buf / 2 : sysctl_val, false);
+
+	if (rmb && !locked && comp && lgr_conns > roomy)
+		comp--;
+	return comp;
+}

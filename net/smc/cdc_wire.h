@@ -155,5 +155,14 @@ u8 smc_bufsize_compress(u32 size, bool smcd);
 
 /* 16 KiB << @comp, or -EINVAL for @comp > SMCR_BUF_COMP_MAX. */
 int smc_bufsize_uncompress(u8 comp);
+/*
+ * The compressed size of a new connection's RMB (@rmb) or the size its
+ * send buffer may grow to: the socket's buffer size halved when the
+ * application set it (@locked, as upstream), else the sysctl's value; an
+ * RMB in a link group already holding more than @roomy connections gets
+ * half of the sysctl's value.
+ */
+u8 smc_bufsize_pick(bool rmb, int sk_buf, bool locked, int sysctl_val,
+		    unsigned int lgr_conns, unsigned int roomy);
 
 #endif /* SMC_CDC_WIRE_H */

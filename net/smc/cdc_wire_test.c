@@ -552,6 +552,32 @@ static void bufsize_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smc_bufsize_compress(16 * KIB + 1, true), 1);
 }
 
+/* the size rules of a new connection's buffers */
+static void bufsize_pick_test(struct kunit *test)
+{
+	/* the sysctl's value: 128 KiB is comp 3 */
+	KUNIT_EXPECT_EQ(test, smc_bufsize_pick(true, 0, false, 128 * KIB, 1, 16),
+			3);
+	KUNIT_EXPECT_EQ(test, smc_bufsize_pick(true, 0, false, 128 * KIB, 16,
+					       16), 3);
+	/* a crowded link group: half for RMBs only */
+	KUNIT_EXPECT_EQ(test, smc_bufsize_pick(true, 0, false, 128 * KIB, 17,
+					       16), 2);
+	KUNIT_EXPECT_EQ(test, smc_bufsize_pick(false, 0, false, 128 * KIB, 17,
+					       16), 3);
+	/* never below the smallest size */
+	KUNIT_EXPECT_EQ(test, smc_bufsize_pick(true, 0, false, 16 * KIB, 200,
+					       16), 0);
+	/* SO_RCVBUF set: half of it, as upstream, and no crowd rule */
+	KUNIT_EXPECT_EQ(test, smc_bufsize_pick(true, 512 * KIB, true,
+					       128 * KIB, 200, 16), 4);
+	KUNIT_EXPECT_EQ(test, smc_bufsize_pick(false, 64 * KIB, true,
+					       128 * KIB, 0, 0), 1);
+	/* odd values round up to the next size SMC-R can announce */
+	KUNIT_EXPECT_EQ(test, smc_bufsize_pick(true, 0, false, 100000, 1, 16),
+			3);
+}
+
 static struct kunit_case cdc_wire_cases[] = {
 	KUNIT_CASE(golden_cdc_test),
 	KUNIT_CASE_PARAM(flag_test, cdc_flag_gen_params),
@@ -565,6 +591,7 @@ static struct kunit_case cdc_wire_cases[] = {
 	KUNIT_CASE(wnd_limit_test),
 	KUNIT_CASE(wnd_update_test),
 	KUNIT_CASE(bufsize_test),
+	KUNIT_CASE(bufsize_pick_test),
 	{}
 };
 

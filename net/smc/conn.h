@@ -42,6 +42,7 @@ struct smc_conn {
 	struct smc_lgr_conn lc;		/* token, lgr, link, peer rtoken */
 	bool attached;			/* lc is in the lgr's tree */
 	struct smc_buf *sndbuf;
+	u8 sndbuf_comp;			/* what it may grow to (tx.c) */
 	struct smc_buf *rmb;
 	u32 peer_token;			/* the peer's RMBE alert token */
 	u32 peer_rmb_size;		/* bytes, the peer's RMB element */
@@ -56,6 +57,7 @@ struct smc_conn {
 	u16 tx_seq;			/* last CDC sequence number sent */
 	bool tx_blocked;		/* data waits for space in peer RMB */
 	bool tx_corked;			/* held back by MSG_MORE/TCP_CORK */
+	bool tx_nodelay;		/* TCP_NODELAY at the last write */
 	bool tx_upd_req;		/* next CDC asks for one back (rx.c) */
 	bool tx_reset;			/* sent to a closed peer: TCP's reset */
 	struct timer_list cork_timer;	/* TCP's ceiling on a cork */

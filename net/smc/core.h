@@ -45,6 +45,7 @@
 #define SMC_LINKS_MAX		3	/* links per link group, upstream too */
 #define SMC_RMBS_MAX		255	/* peer RMB tokens per link group */
 #define SMC_CONNS_MAX		255	/* connections per link group */
+#define SMC_LGR_ROOMY_CONNS	16	/* beyond: new RMBs get half of rmem */
 #define SMC_LLC_WAIT_TIME	(2 * HZ)	/* one LLC request/response */
 
 /* How a link came into being, for diagnostics and ADD_LINK decisions. */
@@ -316,6 +317,15 @@ int smc_wr_send(struct smc_link *link, const void *msg, u32 len, u32 token,
 int smc_wr_write_send(struct smc_link *link, const struct smc_wr_write *writes,
 		      unsigned int nwrites, const void *msg, u32 len,
 		      u32 token, u64 cookie, long timeo);
+/*
+ * For a sender that cannot sleep where it posts: smc_wr_hold() (where the
+ * post happens, e.g. under conn->lock) keeps @link's work request state
+ * alive, false when the link is down; smc_wr_slot_wait() then sleeps
+ * until a completion frees a send slot (not reserved: the next post may
+ * still find none), the link goes down or @timeo passes, and lets go.
+ */
+bool smc_wr_hold(struct smc_link *link);
+void smc_wr_slot_wait(struct smc_link *link, long timeo);
 
 /*
  * Callbacks into the connection layer (cdc.c), softirq context with

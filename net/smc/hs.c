@@ -46,6 +46,7 @@ struct smc_hs {
 	unsigned short vlan;
 	__be32 saddr;
 	__be32 daddr;
+	bool confirm_timeout;		/* server: no CLC confirm in time */
 	u8 buf[SMC_CLC_MAX_MSG_LEN];
 };
 
@@ -205,11 +206,6 @@ static void smc_hs_hostname(struct smc_clc_fce *fce)
 	memcpy(fce->hostname, name, n);
 }
 
-static u8 smc_hs_buf_comp(int userbuf, bool locked, int sysctl_val)
-{
-	return smc_bufsize_compress(locked ? userbuf / 2 : sysctl_val, false);
-}
-
 /* A new link group (first contact) with our end as the handshake found it. */
 static struct smc_lgr *smc_hs_lgr_create(struct smc_hs *hs,
 					 const struct smc_lgr_key *key,
@@ -264,16 +260,23 @@ static u32 smc_hs_conn_attach(struct smc_sock *smc, struct smc_lgr *lgr,
 		return rc == -ENOSPC ? SMC_CLC_DECL_MAXCONNERR :
 				       SMC_CLC_DECL_NOACTLINK;
 	conn->attached = true;
-	conn->sndbuf = smc_buf_get(lgr, false,
-				   smc_hs_buf_comp(sk->sk_sndbuf,
-						   sk->sk_userlocks &
-						   SOCK_SNDBUF_LOCK,
-						   READ_ONCE(cfg->wmem)));
+	/* the smallest, grown at the first large write (tx.c) */
+	conn->sndbuf_comp = smc_bufsize_pick(false, sk->sk_sndbuf,
+					     sk->sk_userlocks & SOCK_SNDBUF_LOCK,
+					     READ_ONCE(cfg->wmem), 0, 0);
+	conn->sndbuf = smc_buf_get(lgr, false, 0);
+	/*
+	 * RMBs are pinned and the peer may fill them: a crowded link group
+	 * (many connections, most of them idle in practice) gives new ones
+	 * half of net.smc.rmem.  A size the application set stays.
+	 */
 	conn->rmb = smc_buf_get(lgr, true,
-				smc_hs_buf_comp(sk->sk_rcvbuf,
-						sk->sk_userlocks &
-						SOCK_RCVBUF_LOCK,
-						READ_ONCE(cfg->rmem)));
+				smc_bufsize_pick(true, sk->sk_rcvbuf,
+						 sk->sk_userlocks &
+						 SOCK_RCVBUF_LOCK,
+						 READ_ONCE(cfg->rmem),
+						 READ_ONCE(lgr->conns_num),
+						 SMC_LGR_ROOMY_CONNS));
 	if (!conn->sndbuf || !conn->rmb)
 		return SMC_CLC_DECL_MEM;
 	conn->rx_upd_limit = smc_cdc_wnd_update_limit(conn->rmb->size);
@@ -657,6 +660,7 @@ static u32 smc_hs_server_rdma(struct smc_sock *smc, struct smc_hs *hs)
 	len = smc_hs_recv(smc, hs, SMC_CLC_CONFIRM, SMC_CLC_DECL_TIMEOUT_CL);
 	if (len < 0) {
 		reason = -len;
+		hs->confirm_timeout = reason == SMC_CLC_DECL_TIMEOUT_CL;
 		goto out;
 	}
 	if (smc_clc_accept_confirm_decode(hs->buf, len, cf)) {
@@ -728,8 +732,13 @@ u32 smc_hs_server(struct smc_sock *child, const u8 *buf, int len,
 	return 0;
 decline:
 	smc_hs_decline(child, reason, version);
-	/* the confirm wait needs hs: a timeout there comes with one */
-	if (hs && reason == SMC_CLC_DECL_TIMEOUT_CL)
+	/*
+	 * Only a CLC confirm that never came can still come.  The first
+	 * link's LLC timeout has the same reason code, but the confirm is
+	 * in by then, and a peer that takes our decline falls back without
+	 * one of its own (smc_hs_link_failed() took a crossing one).
+	 */
+	if (hs && hs->confirm_timeout)
 		smc_hs_late(child, hs, SMC_CLC_CONFIRM, false);
 	if (hs)
 		smc_hs_free(hs);

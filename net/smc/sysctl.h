@@ -33,7 +33,7 @@ struct smc_net_cfg {
 /* defaults */
 #define SMC_NET_AUTOCORKING_DEF		(64 * 1024)
 #define SMC_NET_TESTLINK_DEF_SECS	30
-#define SMC_NET_BUF_DEF			(64 * 1024)
+#define SMC_NET_BUF_DEF			(128 * 1024)
 /* upstream's default is 2: ours offers second links only when asked, for now */
 #define SMC_NET_LINKS_DEF		2
 #define SMC_NET_CONNS_DEF		255

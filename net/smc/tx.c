@@ -39,17 +39,27 @@ static bool smc_tx_user_corked(struct smc_sock *smc)
 	return tcp_sk(smc->clcsock->sk)->nonagle & TCP_NAGLE_CORK;
 }
 
+/* TCP_NODELAY is set on the companion socket too. */
+static bool smc_tx_user_nodelay(struct smc_sock *smc)
+{
+	return tcp_sk(smc->clcsock->sk)->nonagle & TCP_NAGLE_OFF;
+}
+
 /*
- * conn->lock held.  Autocorking, as TCP's: while a message with data is
- * still in flight, small writes wait for its completion (which pushes
- * them, see smc_conn_tx_done()) and go out together.
+ * conn->lock held.  Autocorking: while a message with data is still in
+ * flight, small writes wait for its completion (which pushes them, see
+ * smc_conn_tx_done()) and go out together.  An RDMA write completes only
+ * when the peer has acknowledged it, a round trip, so this is Nagle's
+ * rule more than TCP's autocorking (which waits for the local device
+ * only), and TCP_NODELAY turns it off as it turns off Nagle.
  */
 bool smc_tx_autocork(struct smc_conn *conn)
 {
 	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
 	u32 limit = READ_ONCE(smc_net_cfg(sock_net(&smc->sk))->autocorking_size);
 
-	return limit && conn->tx_written != conn->tx_done &&
+	return limit && !READ_ONCE(conn->tx_nodelay) &&
+	       conn->tx_written != conn->tx_done &&
 	       conn->tx_queued - conn->tx_written < min(limit,
 							conn->sndbuf->size / 2);
 }
@@ -74,20 +84,93 @@ static u32 smc_tx_space(struct smc_conn *conn)
 	return conn->sndbuf->size - (u32)(conn->tx_queued - conn->tx_done);
 }
 
+/* conn->lock held.  Nothing more may be sent (smc_tx_error() says why). */
+static bool smc_tx_stopped(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+
+	return READ_ONCE(sk->sk_err) || (sk->sk_shutdown & SEND_SHUTDOWN) ||
+	       conn->local_done_writing || conn->local_abort ||
+	       conn->tx_reset || conn->peer_abort || conn->dead;
+}
+
 /*
  * conn->lock held.  TCP's rule: a pending error is reported (once),
  * otherwise a socket that cannot send any more gives EPIPE.
  */
 static int smc_tx_error(struct smc_sock *smc)
 {
-	struct smc_conn *conn = &smc->conn;
-	struct sock *sk = &smc->sk;
-
-	if (READ_ONCE(sk->sk_err) || (sk->sk_shutdown & SEND_SHUTDOWN) ||
-	    conn->local_done_writing || conn->local_abort || conn->tx_reset ||
-	    conn->peer_abort || conn->dead)
-		return sock_error(sk) ?: -EPIPE;
+	if (smc_tx_stopped(smc))
+		return sock_error(&smc->sk) ?: -EPIPE;
 	return 0;
+}
+
+/* conn->lock held.  No RDMA write reads the send buffer, none will again. */
+static bool smc_tx_idle(struct smc_conn *conn)
+{
+	return conn->tx_done == conn->tx_queued && !conn->tx_replay;
+}
+
+/*
+ * A connection starts with the smallest send buffer and gets the size its
+ * socket asks for (net.smc.wmem, SO_SNDBUF) at the first write that does
+ * not fit.  The buffer can change only while nothing is in flight: no RDMA
+ * write reads it then, and a link switch has nothing to write again (it
+ * replays from tx_done at the earliest).  So a blocking write first waits
+ * for what it already sent, one completion, once in the connection's
+ * life.  Idle and request/response connections keep 16 KiB.  Sock lock
+ * held; sleeps.
+ */
+static void smc_tx_grow(struct smc_sock *smc, size_t want, long *timeo)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smc_buf *buf, *old = NULL;
+	struct sock *sk = &smc->sk;
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	bool idle, busy;
+
+	if (conn->sndbuf->comp >= conn->sndbuf_comp || !conn->lc.lgr)
+		return;
+	spin_lock_bh(&conn->lock);
+	idle = smc_tx_idle(conn);
+	/* in flight and not held back: a completion will come */
+	busy = !idle && conn->tx_written == conn->tx_queued;
+	/* errors are smc_tx_wait()'s to report */
+	if (smc_tx_space(conn) >= want || smc_tx_stopped(smc))
+		idle = false, busy = false;
+	spin_unlock_bh(&conn->lock);
+	if (busy && *timeo && !signal_pending(current)) {
+		add_wait_queue(sk_sleep(sk), &wait);
+		sk_wait_event(sk, timeo,
+			      READ_ONCE(conn->tx_done) == conn->tx_queued ||
+			      READ_ONCE(conn->dead) || READ_ONCE(sk->sk_err) ||
+			      READ_ONCE(conn->peer_abort), &wait);
+		remove_wait_queue(sk_sleep(sk), &wait);
+		spin_lock_bh(&conn->lock);
+		idle = smc_tx_idle(conn) && !conn->dead;
+		spin_unlock_bh(&conn->lock);
+	}
+	if (!idle)
+		return;
+	/* one attempt: a smaller buffer than asked for stays */
+	buf = smc_buf_get(conn->lc.lgr, false, conn->sndbuf_comp);
+	conn->sndbuf_comp = conn->sndbuf->comp;
+	if (!buf)
+		return;
+	if (buf->comp <= conn->sndbuf->comp) {
+		smc_buf_put(conn->lc.lgr, buf);
+		return;
+	}
+	spin_lock_bh(&conn->lock);
+	/* tx_queued is ours; tx_done cannot pass it */
+	if (smc_tx_idle(conn)) {
+		old = conn->sndbuf;
+		conn->sndbuf = buf;
+		buf = NULL;
+	}
+	spin_unlock_bh(&conn->lock);
+	smc_buf_put(conn->lc.lgr, old ?: buf);
 }
 
 /*
@@ -157,17 +240,20 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 	struct smc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
 	size_t copied = 0;
-	u32 size = conn->sndbuf->size;
-	u32 pos, n, first;
+	u32 size, pos, n, first;
 	long timeo;
 	int rc = 0;
 
 	lock_sock(sk);
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	/* read here, where the companion socket is surely attached */
+	WRITE_ONCE(conn->tx_nodelay, smc_tx_user_nodelay(smc));
 	while (copied < len) {
+		smc_tx_grow(smc, len - copied, &timeo);
 		rc = smc_tx_wait(smc, &timeo);
 		if (rc)
 			break;
+		size = conn->sndbuf->size;
 		spin_lock_bh(&conn->lock);
 		n = min_t(size_t, smc_tx_space(conn), len - copied);
 		div_u64_rem(conn->tx_queued, size, &pos);

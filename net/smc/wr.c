@@ -235,6 +235,31 @@ static void smc_wr_busy_put(struct smc_wr *wr)
 		wake_up_all(&wr->wait);
 }
 
+bool smc_wr_hold(struct smc_link *link)
+{
+	struct smc_wr *wr = link->wr;
+
+	if (!wr)
+		return false;
+	atomic_inc(&wr->busy);
+	smp_mb__after_atomic();	/* pairs with smc_wr_link_destroy() */
+	if (smc_wr_is_down(wr)) {
+		smc_wr_busy_put(wr);
+		return false;
+	}
+	return true;
+}
+
+void smc_wr_slot_wait(struct smc_link *link, long timeo)
+{
+	struct smc_wr *wr = link->wr;
+
+	wait_event_timeout(wr->wait, smc_wr_is_down(wr) ||
+			   find_first_zero_bit(wr->tx_used, SMC_WR_SLOTS) <
+			   SMC_WR_SLOTS, timeo);
+	smc_wr_busy_put(wr);
+}
+
 static void smc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct smc_wr_tx *tx = container_of(wc->wr_cqe, struct smc_wr_tx, cqe);
