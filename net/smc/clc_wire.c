@@ -197,13 +197,21 @@ bool smc_clc_hdr_framed(const u8 *buf, size_t len, u16 *length)
 	return true;
 }
 
+/* What every encoder checks before it writes a byte of the caller's buffer. */
+static int smc_clc_hdr_check(const struct smc_clc_hdr *hdr)
+{
+	if (hdr->type < SMC_CLC_PROPOSAL || hdr->type > SMC_CLC_DECLINE ||
+	    hdr->version < SMC_V1 || hdr->version > SMC_V2 ||
+	    hdr->typev1 > HDR_TYPE_MASK || hdr->typev2 > HDR_TYPE_MASK)
+		return -EINVAL;
+	return 0;
+}
+
 int smc_clc_hdr_encode(const struct smc_clc_hdr *hdr, u8 *buf)
 {
 	u8 typev2;
 
-	if (hdr->type < SMC_CLC_PROPOSAL || hdr->type > SMC_CLC_DECLINE ||
-	    hdr->version < SMC_V1 || hdr->version > SMC_V2 ||
-	    hdr->typev1 > HDR_TYPE_MASK || hdr->typev2 > HDR_TYPE_MASK)
+	if (smc_clc_hdr_check(hdr))
 		return -EINVAL;
 
 	if (hdr->type == SMC_CLC_PROPOSAL)
@@ -300,7 +308,7 @@ int smc_clc_proposal_encode(const struct smc_clc_proposal *p, u8 *buf,
 	u8 *smcd, *pos;
 	int rc, i;
 
-	if (p->hdr.type != SMC_CLC_PROPOSAL)
+	if (p->hdr.type != SMC_CLC_PROPOSAL || smc_clc_hdr_check(&p->hdr))
 		return -EINVAL;
 	rc = smc_clc_prop_layout(p, &l);
 	if (rc)
@@ -572,7 +580,8 @@ int smc_clc_accept_confirm_encode(const struct smc_clc_accept_confirm *ac,
 	int rc, i;
 	u8 *pos;
 
-	if (ac->hdr.type != SMC_CLC_ACCEPT && ac->hdr.type != SMC_CLC_CONFIRM)
+	if ((ac->hdr.type != SMC_CLC_ACCEPT &&
+	     ac->hdr.type != SMC_CLC_CONFIRM) || smc_clc_hdr_check(&ac->hdr))
 		return -EINVAL;
 	if (ac->hdr.typev1 != SMC_TYPE_R)
 		return -EOPNOTSUPP;
@@ -764,7 +773,8 @@ int smc_clc_decline_encode(const struct smc_clc_decline *d, u8 *buf,
 	size_t total;
 	int rc, i;
 
-	if (hdr.type != SMC_CLC_DECLINE || d->os_type > NIBBLE_MAX)
+	if (hdr.type != SMC_CLC_DECLINE || d->os_type > NIBBLE_MAX ||
+	    smc_clc_hdr_check(&hdr))
 		return -EINVAL;
 	if (hdr.version == SMC_V1)
 		total = SMC_CLC_DECLINE_LEN_V1;

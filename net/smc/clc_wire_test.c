@@ -837,6 +837,67 @@ static void encode_nospace_test(struct kunit *test)
 	}
 }
 
+/* a refused header leaves the caller's buffer as it was */
+static bool untouched(const u8 *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (buf[i] != 0xa5)
+			return false;
+	return true;
+}
+
+static void encode_untouched_test(struct kunit *test)
+{
+	const struct prop_shape *ps = &prop_shapes[ARRAY_SIZE(prop_shapes) - 2];
+	const struct ac_shape *as = &ac_shapes[ARRAY_SIZE(ac_shapes) - 1];
+	static const u8 bad_versions[] = { 0, 3, 15 };
+	struct smc_clc_accept_confirm *ac;
+	struct smc_clc_proposal *p;
+	struct smc_clc_decline d;
+	unsigned int i;
+	u8 *buf;
+
+	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	ac = kunit_kzalloc(test, sizeof(*ac), GFP_KERNEL);
+	buf = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NOT_NULL(test, ac);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < ARRAY_SIZE(bad_versions); i++) {
+		make_proposal(p, ps);
+		p->hdr.version = bad_versions[i];
+		memset(buf, 0xa5, 1024);
+		KUNIT_EXPECT_EQ(test, smc_clc_proposal_encode(p, buf, 1024),
+				-EINVAL);
+		KUNIT_EXPECT_TRUE(test, untouched(buf, 1024));
+
+		make_accept(ac, as);
+		ac->hdr.version = bad_versions[i];
+		memset(buf, 0xa5, 1024);
+		KUNIT_EXPECT_EQ(test,
+				smc_clc_accept_confirm_encode(ac, buf, 1024),
+				-EINVAL);
+		KUNIT_EXPECT_TRUE(test, untouched(buf, 1024));
+
+		memset(&d, 0, sizeof(d));
+		d.hdr.type = SMC_CLC_DECLINE;
+		d.hdr.version = bad_versions[i];
+		memset(buf, 0xa5, 1024);
+		KUNIT_EXPECT_EQ(test, smc_clc_decline_encode(&d, buf, 1024),
+				-EINVAL);
+		KUNIT_EXPECT_TRUE(test, untouched(buf, 1024));
+	}
+	/* a type field out of range, v2 */
+	make_accept(ac, as);
+	ac->hdr.typev2 = 4;
+	memset(buf, 0xa5, 1024);
+	KUNIT_EXPECT_EQ(test, smc_clc_accept_confirm_encode(ac, buf, 1024),
+			-EINVAL);
+	KUNIT_EXPECT_TRUE(test, untouched(buf, 1024));
+}
+
 static void encode_invalid_test(struct kunit *test)
 {
 	const struct prop_shape *ps = &prop_shapes[ARRAY_SIZE(prop_shapes) - 2];
@@ -1401,6 +1462,7 @@ static struct kunit_case clc_wire_cases[] = {
 	KUNIT_CASE_PARAM(truncated_test, base_gen_params),
 	KUNIT_CASE_PARAM(bitflip_test, base_gen_params),
 	KUNIT_CASE(strings_test),
+	KUNIT_CASE(encode_untouched_test),
 	{}
 };
 
