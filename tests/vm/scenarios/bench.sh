@@ -11,8 +11,8 @@
 # SMCR_BENCH=small (default, what CI runs to prove the command works) or
 # full; SMCR_BENCH_REPS repetitions of each workload (default 1 small, 3
 # full).  Results, for tests/bench/report:
-#   vm1/bench.jsonl    one JSON object per workload run
-#   vmN/cpu.jsonl      busy jiffies of each VM around each workload run
+#   vm1/bench.jsonl    one JSON object per workload run, with the busy
+#                      and total jiffies of both VMs around it
 #   vmN/mem.jsonl      MemFree and slab before/with the idle connections
 # redis-benchmark GET and SET against redis-server run too when both are
 # installed (tests/setup.sh installs them), through smc_run's preload for
@@ -33,14 +33,7 @@ port=5600
 bench=smc_bench
 out=$RESULTS/bench.jsonl
 : >"$out"
-: >"$RESULTS/cpu.jsonl"
 : >"$RESULTS/mem.jsonl"
-
-# busy and total jiffies of the VM (one vCPU)
-cpu_now() {
-	awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i;
-		print t - $5 - $6, t }' /proc/stat
-}
 
 # meminfo KEY -> kB
 meminfo() {
@@ -62,6 +55,9 @@ load_impl() {
 			modprobe "$dep"
 		done
 		insmod "$SMC_KO" ueid="$SMC_UEID"
+		for dep in ${SMCR_BENCH_OURS_SYSCTL:-}; do
+			sysctl -qw "$dep" || return 1
+		done
 		;;
 	esac
 }
@@ -79,13 +75,13 @@ unload_impl() {
 	fail "cannot unload the $1 module"
 }
 
-# one measured workload: both VMs sample CPU around it; VM 1 runs ARGS
+# one measured workload: VM 1 runs ARGS; smc_bench reads both VMs' CPU
+# time around it (cpu_local, cpu_peer in its result)
 measure() {
-	local impl=$1 name=$2 rep=$3 c0 c1 res
+	local impl=$1 name=$2 rep=$3 res
 	shift 3
 
 	barrier "w-start"
-	c0=$(cpu_now)
 	if [ "$VM_INDEX" -eq 1 ]; then
 		res=$("$bench" -c "$VM_IP_0" -p "$port" -f "$fam" "$@") ||
 			fail "$impl $name: smc_bench $* failed"
@@ -94,19 +90,15 @@ measure() {
 		log "$impl $name #$rep: $res"
 	fi
 	barrier "w-end" 600
-	c1=$(cpu_now)
-	printf '{"impl":"%s","name":"%s","rep":%d,"busy":%d,"total":%d}\n' \
-		"$impl" "$name" "$rep" $((${c1% *} - ${c0% *})) \
-		$((${c1#* } - ${c0#* })) >>"$RESULTS/cpu.jsonl"
 }
 
 # redis IMPL REP N: redis-benchmark -t set,get (N requests each, 4
 # clients, 64 B values) from VM 1 against redis-server on VM 0, both
-# through smc_run's preload library for dist and ours; both VMs sample CPU
-# around it as in measure().
+# through smc_run's preload library for dist and ours; smc_bench -w cpu
+# reads both VMs' CPU time around it.
 redis_port=6390
 redis() {
-	local impl=$1 rep=$2 n=$3 c0 c1 pre=() csv op rps
+	local impl=$1 rep=$2 n=$3 pre=() csv op rps cpu go=/tmp/redis-cpu-go cpid
 
 	[ "$impl" = tcp ] || pre=(env "LD_PRELOAD=$preload")
 	if [ "$VM_INDEX" -eq 0 ]; then
@@ -120,24 +112,28 @@ redis() {
 			fail "$impl: redis-server did not start"
 	fi
 	barrier "redis-up-$impl"
-	c0=$(cpu_now)
 	if [ "$VM_INDEX" -eq 1 ]; then
+		rm -f "$go"
+		"$bench" -c "$VM_IP_0" -p "$port" -f "$fam" -w cpu -W "$go" \
+			>/tmp/redis-cpu.json &
+		cpid=$!
 		csv=$(timeout 300 "${pre[@]}" redis-benchmark -h "$VM_IP_0" \
 			-p "$redis_port" -t set,get -n "$n" -c 4 -d 64 --csv) ||
 			fail "$impl: redis-benchmark failed"
+		: >"$go"
+		wait "$cpid" || fail "$impl: smc_bench -w cpu failed"
+		cpu=$(sed -n 's/^{"workload":"cpu",//p' /tmp/redis-cpu.json)
+		cpu=${cpu%\}}
+		[ -n "$cpu" ] || fail "$impl: no CPU figures around redis-benchmark"
 		for op in SET GET; do
 			rps=$(awk -F'","' -v op="\"$op" '$1 == op { print $2 }' <<<"$csv")
 			[ -n "$rps" ] || fail "$impl: no $op line in redis-benchmark's output: $csv"
-			printf '{"impl":"%s","name":"redis-%s","rep":%d,"result":{"workload":"redis","requests":%d,"rps":%s}}\n' \
-				"$impl" "${op,,}" "$rep" "$n" "$rps" >>"$out"
+			printf '{"impl":"%s","name":"redis-%s","rep":%d,"result":{"workload":"redis","requests":%d,"rps":%s,%s}}\n' \
+				"$impl" "${op,,}" "$rep" "$n" "$rps" "$cpu" >>"$out"
 			log "$impl redis-${op,,} #$rep: $rps requests/s"
 		done
 	fi
 	barrier "redis-end-$impl" 600
-	c1=$(cpu_now)
-	printf '{"impl":"%s","name":"redis","rep":%d,"busy":%d,"total":%d}\n' \
-		"$impl" "$rep" $((${c1% *} - ${c0% *})) \
-		$((${c1#* } - ${c0#* })) >>"$RESULTS/cpu.jsonl"
 	if [ "$VM_INDEX" -eq 0 ]; then
 		kill "$rsrv" 2>/dev/null || true
 		wait "$rsrv" 2>/dev/null || true
@@ -181,7 +177,7 @@ if [ "$size" = small ]; then
 	stream_bytes=$((2 << 20))
 	streams="1"
 	crr_par="1"
-	crr_conns=5
+	crr_conns=20
 	idle_conns=5
 	redis_n=200
 else
@@ -190,7 +186,7 @@ else
 	stream_bytes=$((32 << 20))
 	streams="1 8"
 	crr_par="1 8"
-	crr_conns=20
+	crr_conns=100
 	idle_conns=50
 	redis_n=2000
 fi
@@ -200,71 +196,90 @@ command -v redis-server >/dev/null && command -v redis-benchmark >/dev/null ||
 	with_redis=0
 [ "$with_redis" = 1 ] || log "redis-benchmark: skipped (redis or the smc_run library missing)"
 
-for impl in tcp dist ours; do
-	fam=smc
-	[ "$impl" = tcp ] && fam=tcp
-	load_impl "$impl" || fail "cannot load $impl"
-	barrier "loaded-$impl"
-	if [ "$VM_INDEX" -eq 0 ]; then
-		run_bg "server-$impl" "$bench" -s -f "$fam" -p "$port"
-		srv=$BG_PID
-		wait_file_line "$RESULTS/server-$impl.log" listening 30 ||
-			fail "$impl: server did not start"
-	fi
-	barrier "serving-$impl"
-	for ((r = 1; r <= reps; r++)); do
-		for s in $rr_sizes; do
+# For quick comparisons by hand: SMCR_BENCH_ONLY, the workloads to run
+# (default "rr stream crr redis idle"), and SMCR_BENCH_IMPLS, what to
+# run them over (default "tcp dist ours raw"); SMCR_BENCH_OURS_SYSCTL,
+# "key=value ..." set after loading ours (e.g. net.smc.rmem=131072).
+only=${SMCR_BENCH_ONLY:-rr stream crr redis idle}
+impls=${SMCR_BENCH_IMPLS:-tcp dist ours raw}
+want() { [[ " $only $impls " == *" $1 "* ]]; }
+
+# Repetitions outside, implementations inside: the testbed drifts over a
+# run, and this way every implementation sees each stretch of it.
+for ((r = 1; r <= reps; r++)); do
+	for impl in $impls; do
+		[ "$impl" != raw ] || continue
+		fam=smc
+		[ "$impl" = tcp ] && fam=tcp
+		load_impl "$impl" || fail "cannot load $impl"
+		barrier "loaded-$impl"
+		if [ "$VM_INDEX" -eq 0 ]; then
+			run_bg "server-$impl-$r" "$bench" -s -f "$fam" -p "$port"
+			srv=$BG_PID
+			wait_file_line "$RESULTS/server-$impl-$r.log" listening 30 ||
+				fail "$impl: server did not start"
+		fi
+		barrier "serving-$impl"
+		want rr && for s in $rr_sizes; do
 			measure "$impl" "rr-$s" "$r" -w rr -m "$s" -n "$rr_rounds"
 		done
-		for p in $streams; do
+		want stream && for p in $streams; do
 			measure "$impl" "stream-$p" "$r" -w stream -P "$p" \
 				-B $((stream_bytes / p)) -m 65536
 		done
-		for p in $crr_par; do
+		want crr && for p in $crr_par; do
 			measure "$impl" "crr-$p" "$r" -w crr -P "$p" -n "$crr_conns"
 		done
-		[ "$with_redis" = 0 ] || redis "$impl" "$r" "$redis_n"
+		[ "$with_redis" = 0 ] || ! want redis || redis "$impl" "$r" "$redis_n"
+		# once, in the last round
+		[ "$r" -lt "$reps" ] || ! want idle || idle_memory "$impl" "$idle_conns"
+		if [ "$VM_INDEX" -eq 0 ]; then
+			kill "$srv" 2>/dev/null || true
+			wait "$srv" 2>/dev/null || true
+		fi
+		barrier "done-$impl"
+		unload_impl "$impl"
+		barrier "unloaded-$impl"
+		log "$impl round $r done"
 	done
-	idle_memory "$impl" "$idle_conns"
-	if [ "$VM_INDEX" -eq 0 ]; then
-		kill "$srv" 2>/dev/null || true
-		wait "$srv" 2>/dev/null || true
-	fi
-	barrier "done-$impl"
-	unload_impl "$impl"
-	barrier "unloaded-$impl"
-	log "$impl done"
 done
 
 # raw verbs between the same VMs: the testbed's limit
+if ! want raw; then
+	log "bench ($size, $reps repetition(s)) done"
+	exit 0
+fi
 gidx=$(rxe_gid_index) || fail "no RoCE v2 IPv4 GID on rxe0"
 raw_iters=30
 [ "$size" = full ] && raw_iters=500
 vport=18600
-for t in ib_write_lat ib_send_lat ib_write_bw; do
-	args=(-d rxe0 -x "$gidx" -p "$vport" -n "$raw_iters")
-	[ "$t" = ib_write_bw ] && args+=(-s 65536)
-	[ "$t" != ib_write_bw ] && args+=(-s 64)
-	if [ "$VM_INDEX" -eq 0 ]; then
-		run_bg "$t" "$t" "${args[@]}"
-		pid=$BG_PID
-		barrier "raw-$t" 60
-		wait_bg "$pid" 300 || fail "$t server failed"
-	else
-		barrier "raw-$t" 60
-		sleep 1
-		timeout 300 "$t" "${args[@]}" "$VM_IP_0" >"$RESULTS/$t.log" 2>&1 ||
-			fail "$t client failed: $(tail -n 3 "$RESULTS/$t.log")"
-		# the last numeric row of perftest's table
-		awk -v t="$t" '/^ *[0-9]+ +[0-9]+/ { row = $0 }
-			END { n = split(row, f, " "); if (!n) exit 1;
-			if (t == "ib_write_bw")
-				printf "{\"impl\":\"raw\",\"name\":\"%s\",\"rep\":1,\"result\":{\"workload\":\"raw\",\"bytes\":%s,\"iters\":%s,\"mbps\":%s}}\n", t, f[1], f[2], f[4] * 1.048576;
-			else
-				printf "{\"impl\":\"raw\",\"name\":\"%s\",\"rep\":1,\"result\":{\"workload\":\"raw\",\"bytes\":%s,\"iters\":%s,\"median_us\":%s,\"p99_us\":%s}}\n", t, f[1], f[2], f[5], f[8] }' \
-			"$RESULTS/$t.log" >>"$out" || fail "$t: no result row"
-		log "$t: $(tail -n 1 "$out")"
-	fi
-	barrier "raw-$t-done" 300
+# each repetition too, since the testbed drifts over a run
+for ((r = 1; r <= reps; r++)); do
+	for t in ib_write_lat ib_send_lat ib_write_bw; do
+		args=(-d rxe0 -x "$gidx" -p "$vport" -n "$raw_iters")
+		[ "$t" = ib_write_bw ] && args+=(-s 65536)
+		[ "$t" != ib_write_bw ] && args+=(-s 64)
+		if [ "$VM_INDEX" -eq 0 ]; then
+			run_bg "$t" "$t" "${args[@]}"
+			pid=$BG_PID
+			barrier "raw-$t-$r" 60
+			wait_bg "$pid" 300 || fail "$t server failed"
+		else
+			barrier "raw-$t-$r" 60
+			sleep 1
+			timeout 300 "$t" "${args[@]}" "$VM_IP_0" >"$RESULTS/$t.log" 2>&1 ||
+				fail "$t client failed: $(tail -n 3 "$RESULTS/$t.log")"
+			# the last numeric row of perftest's table
+			awk -v t="$t" -v r="$r" '/^ *[0-9]+ +[0-9]+/ { row = $0 }
+				END { n = split(row, f, " "); if (!n) exit 1;
+				if (t == "ib_write_bw")
+					printf "{\"impl\":\"raw\",\"name\":\"%s\",\"rep\":%d,\"result\":{\"workload\":\"raw\",\"bytes\":%s,\"iters\":%s,\"mbps\":%s}}\n", t, r, f[1], f[2], f[4] * 1.048576;
+				else
+					printf "{\"impl\":\"raw\",\"name\":\"%s\",\"rep\":%d,\"result\":{\"workload\":\"raw\",\"bytes\":%s,\"iters\":%s,\"median_us\":%s,\"p99_us\":%s}}\n", t, r, f[1], f[2], f[5], f[8] }' \
+				"$RESULTS/$t.log" >>"$out" || fail "$t: no result row"
+			log "$t: $(tail -n 1 "$out")"
+		fi
+		barrier "raw-$t-$r-done" 300
+	done
 done
 log "bench ($size, $reps repetition(s)) done"

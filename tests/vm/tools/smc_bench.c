@@ -7,6 +7,7 @@
  *   smc_bench -c IP ... -w stream [-P STREAMS] [-B BYTES] [-m WRITE]
  *   smc_bench -c IP ... -w crr    [-P THREADS] [-n CONNS]
  *   smc_bench -c IP ... -w idle   [-n CONNS] -W FILE
+ *   smc_bench -c IP ... -w cpu -W FILE
  *
  * -f tcp opens AF_INET sockets, -f smc AF_SMC ones (SMCPROTO_SMC): the
  * same program measures TCP and any SMC module.  The server serves every
@@ -22,6 +23,14 @@
  *           request and response: connections per second
  *   idle    CONNS connections that only say hello, held open until FILE
  *           exists (memory per idle connection is measured meanwhile)
+ *   cpu     nothing but the CPU figures below, until FILE exists:
+ *           around another program's run
+ *
+ * Around each workload the client reads the busy and total jiffies of
+ * both VMs: its own from /proc/stat, the server's through one more
+ * connection that asks for them (cpu_local, cpu_peer: [busy, total]).
+ * So the CPU cost counts what both kernels did for the workload and
+ * nothing of the harness waiting around it.
  *
  * The result is one JSON object on stdout; anything wrong exits 1 with a
  * message on stderr.  Every byte is checked: the server echoes what it
@@ -53,9 +62,10 @@
 #define MAX_MSG		(1 << 20)
 #define CRR_MSG		64
 
-enum { W_RR = 1, W_STREAM, W_CRR, W_IDLE };
+enum { W_RR = 1, W_STREAM, W_CRR, W_IDLE, W_CPU };
 
 static int use_smc;
+static char result[512];	/* the workload's JSON object, open */
 static struct sockaddr_in peer;
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -125,6 +135,29 @@ static uint32_t get32(const unsigned char *p)
 	return ntohl(v);
 }
 
+/* busy and total jiffies of this machine, as /proc/stat's cpu line */
+static void cpu_jiffies(uint64_t *busy, uint64_t *total)
+{
+	unsigned long long v[10] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	int i, n = 0;
+
+	*busy = 0;
+	*total = 0;
+	if (f) {
+		n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			   &v[7], &v[8], &v[9]);
+		fclose(f);
+	}
+	if (n < 5)
+		die("cannot read /proc/stat");
+	for (i = 0; i < 8; i++)	/* guest times are in user and nice already */
+		*total += v[i];
+	/* idle and iowait are not busy */
+	*busy = *total - v[3] - v[4];
+}
+
 /* ---- server ---- */
 
 static void *srv_conn(void *arg)
@@ -146,6 +179,15 @@ static void *srv_conn(void *arg)
 	if (!buf)
 		goto out;
 	switch (w) {
+	case W_CPU: {
+		uint64_t v[2];
+
+		cpu_jiffies(&v[0], &v[1]);
+		v[0] = htobe64(v[0]);
+		v[1] = htobe64(v[1]);
+		io_all(fd, v, sizeof(v), 1);
+		break;
+	}
 	case W_RR:
 	case W_CRR:
 	case W_IDLE:
@@ -266,9 +308,9 @@ static void client_rr(uint32_t size, long rounds)
 	}
 	close(fd);
 	qsort(lat, rounds, sizeof(*lat), cmp_double);
-	printf("{\"workload\":\"rr\",\"size\":%u,\"rounds\":%ld,\"median_us\":%.1f,\"p99_us\":%.1f,\"mean_us\":%.1f}\n",
-	       size, rounds, lat[rounds / 2],
-	       lat[(long)((rounds - 1) * 0.99)], sum / rounds);
+	snprintf(result, sizeof(result),
+		 "{\"workload\":\"rr\",\"size\":%u,\"rounds\":%ld,\"median_us\":%.1f,\"p99_us\":%.1f,\"mean_us\":%.1f",
+		 size, rounds, lat[rounds / 2], lat[(long)((rounds - 1) * 0.99)], sum / rounds);
 	free(lat);
 	free(in);
 	free(out);
@@ -330,9 +372,9 @@ static void client_stream(int streams, uint64_t bytes, uint32_t wsize)
 	for (i = 0; i < streams; i++)
 		pthread_join(t[i], NULL);
 	secs = now() - t0;
-	printf("{\"workload\":\"stream\",\"streams\":%d,\"write\":%u,\"bytes\":%llu,\"secs\":%.3f,\"mbps\":%.2f}\n",
-	       streams, wsize, (unsigned long long)bytes * streams, secs,
-	       bytes * streams / secs / 1e6);
+	snprintf(result, sizeof(result),
+		 "{\"workload\":\"stream\",\"streams\":%d,\"write\":%u,\"bytes\":%llu,\"secs\":%.3f,\"mbps\":%.2f",
+		 streams, wsize, (unsigned long long)bytes * streams, secs, bytes * streams / secs / 1e6);
 	free(t);
 	free(a);
 }
@@ -377,8 +419,9 @@ static void client_crr(int threads, long conns)
 	for (i = 0; i < threads; i++)
 		pthread_join(t[i], NULL);
 	secs = now() - t0;
-	printf("{\"workload\":\"crr\",\"threads\":%d,\"conns\":%ld,\"secs\":%.3f,\"cps\":%.2f}\n",
-	       threads, conns * threads, secs, conns * threads / secs);
+	snprintf(result, sizeof(result),
+		 "{\"workload\":\"crr\",\"threads\":%d,\"conns\":%ld,\"secs\":%.3f,\"cps\":%.2f",
+		 threads, conns * threads, secs, conns * threads / secs);
 	free(t);
 	free(a);
 }
@@ -404,14 +447,29 @@ static void client_idle(long conns, const char *file)
 		usleep(100000);
 	for (i = 0; i < conns; i++)
 		close(fds[i]);
-	printf("{\"workload\":\"idle\",\"conns\":%ld}\n", conns);
+	snprintf(result, sizeof(result),
+		 "{\"workload\":\"idle\",\"conns\":%ld",
+		 conns);
 	free(fds);
+}
+
+/* [busy, total] jiffies of the server's machine */
+static void peer_cpu(uint64_t *busy, uint64_t *total)
+{
+	int fd = connect_hdr(W_CPU, 1);
+	uint64_t v[2];
+
+	if (io_all(fd, v, sizeof(v), 0))
+		die("server CPU figures: %s", strerror(errno));
+	close(fd);
+	*busy = be64toh(v[0]);
+	*total = be64toh(v[1]);
 }
 
 static void usage(void)
 {
 	fputs("usage: smc_bench -s [-f tcp|smc] [-p PORT]\n"
-	      "       smc_bench -c IP [-f tcp|smc] [-p PORT] -w rr|stream|crr|idle\n"
+	      "       smc_bench -c IP [-f tcp|smc] [-p PORT] -w rr|stream|crr|idle|cpu\n"
 	      "                 [-m SIZE] [-n N] [-P PAR] [-B BYTES] [-W FILE]\n",
 	      stderr);
 	exit(2);
@@ -423,6 +481,8 @@ int main(int argc, char **argv)
 	long n = 0, size = 0, par = 1;
 	unsigned long long bytes = 64ull << 20;
 	int srv = 0, port = 5600, opt;
+	uint64_t lb0, lt0, lb1, lt1, pb0, pt0, pb1, pt1;
+	struct stat st;
 
 	while ((opt = getopt(argc, argv, "sc:f:p:w:m:n:P:B:W:")) != -1) {
 		switch (opt) {
@@ -455,15 +515,29 @@ int main(int argc, char **argv)
 	peer.sin_port = htons(port);
 	if (inet_pton(AF_INET, ip, &peer.sin_addr) != 1)
 		usage();
-	if (!strcmp(wl, "rr"))
+	cpu_jiffies(&lb0, &lt0);
+	peer_cpu(&pb0, &pt0);
+	if (!strcmp(wl, "cpu") && file) {
+		snprintf(result, sizeof(result), "{\"workload\":\"cpu\"");
+		while (stat(file, &st))
+			usleep(100000);
+	} else if (!strcmp(wl, "rr")) {
 		client_rr(size ?: 64, n ?: 1000);
-	else if (!strcmp(wl, "stream"))
+	} else if (!strcmp(wl, "stream")) {
 		client_stream(par, bytes, size ?: 65536);
-	else if (!strcmp(wl, "crr"))
+	} else if (!strcmp(wl, "crr")) {
 		client_crr(par, n ?: 50);
-	else if (!strcmp(wl, "idle") && file)
+	} else if (!strcmp(wl, "idle") && file) {
 		client_idle(n ?: 50, file);
-	else
+	} else {
 		usage();
+	}
+	peer_cpu(&pb1, &pt1);
+	cpu_jiffies(&lb1, &lt1);
+	printf("%s,\"cpu_local\":[%llu,%llu],\"cpu_peer\":[%llu,%llu]}\n",
+	       result, (unsigned long long)(lb1 - lb0),
+	       (unsigned long long)(lt1 - lt0),
+	       (unsigned long long)(pb1 - pb0),
+	       (unsigned long long)(pt1 - pt0));
 	return 0;
 }
