@@ -162,7 +162,7 @@ struct smc_lgr {
 	struct mutex llc_mutex;	/* one LLC flow of ours at a time */
 	struct smc_link links[SMC_LINKS_MAX];
 
-	rwlock_t conns_lock;	/* conns, conns_num, rtokens */
+	rwlock_t conns_lock;	/* conns, conns_num */
 	struct rb_root conns;
 	unsigned int conns_num;
 
@@ -170,6 +170,7 @@ struct smc_lgr {
 	struct list_head sndbufs;
 	struct list_head rmbs;
 
+	spinlock_t rtokens_lock;	/* rtokens, rtokens_used; innermost */
 	struct smc_rtoken rtokens[SMC_RMBS_MAX][SMC_LINKS_MAX];
 	DECLARE_BITMAP(rtokens_used, SMC_RMBS_MAX);
 

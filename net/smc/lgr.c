@@ -22,8 +22,11 @@
  *   lgr->bufs_mutex        sndbufs, rmbs and their mappings; may be taken
  *                          under llc_mutex.
  *   smc_lgrs_lock (BH)     the list, lgr ids; innermost, never sleeps.
- *   lgr->conns_lock (BH)   conns, conns_num, terminating, rtokens; taken
- *                          in softirq by wr.c for CDC dispatch.
+ *   lgr->conns_lock (BH)   conns, conns_num, terminating; taken in
+ *                          softirq by wr.c for CDC dispatch, which then
+ *                          takes conn->lock: never the other way round.
+ *   lgr->rtokens_lock (BH) the peer's RMB tokens; innermost, so the send
+ *                          path may look a token up under conn->lock.
  * Link states are written with WRITE_ONCE (smc_lgr_link_failed() runs in
  * softirq) and read with READ_ONCE.
  */
@@ -269,6 +272,7 @@ struct smc_lgr *smc_lgr_create(const struct smc_lgr_key *key,
 	lgr->max_links = local->max_links;
 	mutex_init(&lgr->llc_mutex);
 	rwlock_init(&lgr->conns_lock);
+	spin_lock_init(&lgr->rtokens_lock);
 	lgr->conns = RB_ROOT;
 	mutex_init(&lgr->bufs_mutex);
 	INIT_LIST_HEAD(&lgr->sndbufs);
@@ -818,10 +822,12 @@ void smc_lgr_link_free(struct smc_link *link)
 	smc_lgr_unmap_bufs(lgr, link);
 	mutex_unlock(&lgr->bufs_mutex);
 
-	write_lock_bh(&lgr->conns_lock);
+	spin_lock_bh(&lgr->rtokens_lock);
 	for_each_set_bit(i, lgr->rtokens_used, SMC_RMBS_MAX)
 		memset(&lgr->rtokens[i][link->idx], 0,
 		       sizeof(lgr->rtokens[i][link->idx]));
+	spin_unlock_bh(&lgr->rtokens_lock);
+	write_lock_bh(&lgr->conns_lock);
 	/* termination leaves it alone from now on */
 	WRITE_ONCE(link->state, SMC_LINK_UNUSED);
 	write_unlock_bh(&lgr->conns_lock);
@@ -841,6 +847,7 @@ int smc_lgr_switch_conns(struct smc_lgr *lgr, struct smc_link *from)
 {
 	struct smc_link *to = smc_lgr_other_active(lgr, from);
 	struct smc_lgr_conn *c;
+	struct smc_rtoken tok;
 	struct rb_node *node;
 	int r;
 
@@ -854,9 +861,7 @@ int smc_lgr_switch_conns(struct smc_lgr *lgr, struct smc_link *from)
 		atomic_dec(&from->conn_cnt);
 		atomic_inc(&to->conn_cnt);
 		r = c->peer_rtoken;
-		if (r >= 0 && (r >= SMC_RMBS_MAX ||
-			       !test_bit(r, lgr->rtokens_used) ||
-			       !lgr->rtokens[r][to->idx].rkey)) {
+		if (r >= 0 && !smc_rtoken_get(lgr, r, to->idx, &tok)) {
 			/* the peer never told its RMB's rkey on @to */
 			WRITE_ONCE(c->link, to);
 			if (!c->gone) {
@@ -908,7 +913,7 @@ void smc_rtoken_set_link(struct smc_lgr *lgr, const struct smc_link *old,
 
 	if (!p->rkey || !p->rkey_new)
 		return;
-	write_lock_bh(&lgr->conns_lock);
+	spin_lock_bh(&lgr->rtokens_lock);
 	for_each_set_bit(i, lgr->rtokens_used, SMC_RMBS_MAX) {
 		if (lgr->rtokens[i][old->idx].rkey != p->rkey)
 			continue;
@@ -916,7 +921,7 @@ void smc_rtoken_set_link(struct smc_lgr *lgr, const struct smc_link *old,
 		lgr->rtokens[i][link->idx].vaddr = p->vaddr_new;
 		break;
 	}
-	write_unlock_bh(&lgr->conns_lock);
+	spin_unlock_bh(&lgr->rtokens_lock);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1220,7 +1225,7 @@ int smc_buf_confirm_rkey(struct smc_lgr *lgr, struct smc_buf *rmb)
 /* ------------------------------------------------------------------ */
 /* peer RMB tokens                                                     */
 
-/* conns_lock held for writing */
+/* rtokens_lock held */
 static int __smc_rtoken_add(struct smc_lgr *lgr, u8 link_idx, u64 vaddr,
 			    u32 rkey)
 {
@@ -1255,9 +1260,9 @@ int smc_rtoken_add(struct smc_lgr *lgr, struct smc_link *link, u64 vaddr,
 {
 	int rc;
 
-	write_lock_bh(&lgr->conns_lock);
+	spin_lock_bh(&lgr->rtokens_lock);
 	rc = __smc_rtoken_add(lgr, link->idx, vaddr, rkey);
-	write_unlock_bh(&lgr->conns_lock);
+	spin_unlock_bh(&lgr->rtokens_lock);
 	return rc;
 }
 
@@ -1277,13 +1282,13 @@ bool smc_rtoken_get(struct smc_lgr *lgr, int idx, u8 link_idx,
 
 	if (idx < 0 || idx >= SMC_RMBS_MAX || link_idx >= SMC_LINKS_MAX)
 		return false;
-	read_lock_bh(&lgr->conns_lock);
+	spin_lock_bh(&lgr->rtokens_lock);
 	if (test_bit(idx, lgr->rtokens_used) &&
 	    lgr->rtokens[idx][link_idx].rkey) {
 		*tok = lgr->rtokens[idx][link_idx];
 		ok = true;
 	}
-	read_unlock_bh(&lgr->conns_lock);
+	spin_unlock_bh(&lgr->rtokens_lock);
 	return ok;
 }
 
@@ -1294,14 +1299,14 @@ int smc_rtoken_confirm(struct smc_lgr *lgr, struct smc_link *link,
 	const struct smc_llc_rtoken *t;
 	int idx, i, j, n;
 
-	write_lock_bh(&lgr->conns_lock);
+	spin_lock_bh(&lgr->rtokens_lock);
 	idx = __smc_rtoken_add(lgr, link->idx, cr->tok[0].vaddr,
 			       cr->tok[0].rkey);
 	n = idx < 0 ? 0 : min_t(int, cr->num_rkeys, SMC_LLC_RKEY_CONT_MAX - 1);
 	for (i = 1; i <= n; i++) {
 		t = &cr->tok[i];
 		for (j = 0; j < SMC_LINKS_MAX; j++) {
-			if (lgr->links[j].state == SMC_LINK_UNUSED ||
+			if (READ_ONCE(lgr->links[j].state) == SMC_LINK_UNUSED ||
 			    lgr->links[j].link_id != t->link_id)
 				continue;
 			lgr->rtokens[idx][j].vaddr = t->vaddr;
@@ -1309,7 +1314,7 @@ int smc_rtoken_confirm(struct smc_lgr *lgr, struct smc_link *link,
 			break;
 		}
 	}
-	write_unlock_bh(&lgr->conns_lock);
+	spin_unlock_bh(&lgr->rtokens_lock);
 	return idx < 0 ? idx : 0;
 }
 
@@ -1318,7 +1323,7 @@ int smc_rtoken_delete(struct smc_lgr *lgr, struct smc_link *link, u32 rkey)
 {
 	int i, rc = -ENOENT;
 
-	write_lock_bh(&lgr->conns_lock);
+	spin_lock_bh(&lgr->rtokens_lock);
 	for_each_set_bit(i, lgr->rtokens_used, SMC_RMBS_MAX) {
 		if (lgr->rtokens[i][link->idx].rkey != rkey)
 			continue;
@@ -1327,7 +1332,7 @@ int smc_rtoken_delete(struct smc_lgr *lgr, struct smc_link *link, u32 rkey)
 		rc = 0;
 		break;
 	}
-	write_unlock_bh(&lgr->conns_lock);
+	spin_unlock_bh(&lgr->rtokens_lock);
 	return rc;
 }
 
