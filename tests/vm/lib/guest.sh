@@ -43,9 +43,13 @@ nap() {
 # barrier NAME [TIMEOUT]: wait until all VMs have reached barrier NAME.
 # A name may be reused; each use is a new round.  Fails after TIMEOUT
 # seconds (default $BARRIER_TIMEOUT) or as soon as another VM has failed.
+# Given timeouts here, in wait_bg and in wait_file_line are stretched by
+# VM_SLOW, the factor vmtest got for a slow (debug) kernel.
 barrier() {
-	local name=$1 timeout=${2:-$BARRIER_TIMEOUT}
+	local name=$1 timeout=$BARRIER_TIMEOUT
 	local roundf="/tmp/.barrier-round.$name" round=0 deadline n f
+
+	[ -z "${2:-}" ] || timeout=$(($2 * ${VM_SLOW:-1}))
 
 	[ -r "$roundf" ] && round=$(<"$roundf")
 	round=$((round + 1))
@@ -201,7 +205,7 @@ run_bg() {
 # wait_bg PID [TIMEOUT]: wait for a background job, killing it on timeout.
 # Returns its exit code (124 on timeout).
 wait_bg() {
-	local pid=$1 timeout=${2:-60} deadline
+	local pid=$1 timeout=$((${2:-60} * ${VM_SLOW:-1})) deadline
 
 	deadline=$((SECONDS + timeout))
 	while kill -0 "$pid" 2>/dev/null; do
@@ -218,7 +222,7 @@ wait_bg() {
 # wait_file_line FILE PATTERN [TIMEOUT]: wait until FILE has a line matching
 # the extended regex PATTERN (e.g. a server's "listening" line).
 wait_file_line() {
-	local file=$1 pattern=$2 timeout=${3:-60} deadline
+	local file=$1 pattern=$2 timeout=$((${3:-60} * ${VM_SLOW:-1})) deadline
 
 	deadline=$((SECONDS + timeout))
 	until grep -Eq -- "$pattern" "$file" 2>/dev/null; do
