@@ -24,8 +24,10 @@ grep -q ' /sys/kernel/debug ' /proc/mounts ||
 [ -e $fs/require-start ] || fail "no failslab stack-trace filter in this kernel"
 
 # The module's text: lowest and highest address of its code symbols.
-read -r lo hi < <(awk '$NF == "[smc]" && $2 ~ /^[tT]$/ { print $1 }' /proc/kallsyms |
+# (no process substitution: the guests have no /dev/fd)
+text=$(awk '$NF == "[smc]" && $2 ~ /^[tT]$/ { print $1 }' /proc/kallsyms |
 	sort | sed -n '1p;$p' | tr '\n' ' ')
+read -r lo hi <<<"$text"
 [ -n "${lo:-}" ] && [ -n "${hi:-}" ] && [ "$lo" != 0000000000000000 ] ||
 	fail "no [smc] code addresses in /proc/kallsyms"
 log "smc.ko text 0x$lo..0x$hi"
