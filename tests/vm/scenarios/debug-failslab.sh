@@ -33,8 +33,11 @@ read -r lo hi <<<"$text"
 log "smc.ko text 0x$lo..0x$hi"
 
 faults() { # PCT: fail PCT % of the module's slab allocations (0: none)
-	echo "$1" >$fs/probability
-	[ "$1" -gt 0 ] || return 0
+	# the filter first: until it is set, any allocation may fail
+	if [ "$1" -eq 0 ]; then
+		echo 0 >$fs/probability
+		return 0
+	fi
 	echo 1 >$fs/interval
 	echo -1 >$fs/times
 	echo 0 >$fs/space
@@ -44,6 +47,7 @@ faults() { # PCT: fail PCT % of the module's slab allocations (0: none)
 	echo 32 >$fs/stacktrace-depth
 	echo "0x$lo" >$fs/require-start
 	printf '0x%x\n' $((0x$hi + 0x1000)) >$fs/require-end
+	echo "$1" >$fs/probability
 }
 injected() { dmesg | grep -c 'FAULT_INJECTION: forcing a failure' || true; }
 
