@@ -229,6 +229,13 @@ static void smc_wr_slot_put(struct smc_wr *wr, unsigned int idx)
 	wake_up(&wr->wait);
 }
 
+/* Keeps smc_wr_link_destroy() waiting until the matching busy_put. */
+static void smc_wr_busy_get(struct smc_wr *wr)
+{
+	atomic_inc(&wr->busy);
+	smp_mb__after_atomic();	/* pairs with smc_wr_link_destroy() */
+}
+
 static void smc_wr_busy_put(struct smc_wr *wr)
 {
 	if (atomic_dec_and_test(&wr->busy) && smc_wr_is_down(wr))
@@ -241,8 +248,7 @@ bool smc_wr_hold(struct smc_link *link)
 
 	if (!wr)
 		return false;
-	atomic_inc(&wr->busy);
-	smp_mb__after_atomic();	/* pairs with smc_wr_link_destroy() */
+	smc_wr_busy_get(wr);
 	if (smc_wr_is_down(wr)) {
 		smc_wr_busy_put(wr);
 		return false;
@@ -320,8 +326,7 @@ static int smc_wr_post(struct smc_link *link, const struct smc_wr_write *writes,
 	if (big && (!wr->v2 || nwrites || len > SMC_WR_V2_LEN))
 		return -EINVAL;
 
-	atomic_inc(&wr->busy);
-	smp_mb__after_atomic();	/* pairs with smc_wr_link_destroy() */
+	smc_wr_busy_get(wr);
 	idx = smc_wr_slot_get(wr, big, timeo);
 	if (idx < 0) {
 		rc = idx;
@@ -642,8 +647,7 @@ int smc_wr_buf_map(struct smc_link *link, struct smc_buf *buf)
 	if (buf->map[link->idx].mapped)
 		return 0;
 
-	atomic_inc(&wr->busy);
-	smp_mb__after_atomic();	/* pairs with smc_wr_link_destroy() */
+	smc_wr_busy_get(wr);
 	if (smc_wr_is_down(wr)) {
 		rc = -ENOLINK;
 		goto out;
@@ -780,7 +784,7 @@ int smc_wr_qp_rts(struct smc_link *link)
 
 	if (!wr)
 		return -ENOLINK;
-	atomic_inc(&wr->busy);
+	smc_wr_busy_get(wr);
 	mutex_lock(&wr->reg_mutex);
 	rc = ib_modify_qp(wr->qp, &attr,
 			  IB_QP_STATE | IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
