@@ -993,7 +993,8 @@ int smc_wr_link_init(struct smc_link *link)
 	if (rc)
 		return rc;
 
-	wr = kvzalloc(sizeof(*wr), GFP_KERNEL);
+	/* a failure here only means this link group falls back to TCP */
+	wr = kvzalloc(sizeof(*wr), GFP_KERNEL | __GFP_NOWARN);
 	if (!wr)
 		return -ENOMEM;
 	wr->link = link;
