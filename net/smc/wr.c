@@ -242,18 +242,21 @@ static void smc_wr_busy_put(struct smc_wr *wr)
 		wake_up_all(&wr->wait);
 }
 
+/* busy_get, but only while the link is up: false (and nothing held) if not */
+static bool smc_wr_busy_get_up(struct smc_wr *wr)
+{
+	smc_wr_busy_get(wr);
+	if (!smc_wr_is_down(wr))
+		return true;
+	smc_wr_busy_put(wr);
+	return false;
+}
+
 bool smc_wr_hold(struct smc_link *link)
 {
 	struct smc_wr *wr = link->wr;
 
-	if (!wr)
-		return false;
-	smc_wr_busy_get(wr);
-	if (smc_wr_is_down(wr)) {
-		smc_wr_busy_put(wr);
-		return false;
-	}
-	return true;
+	return wr && smc_wr_busy_get_up(wr);
 }
 
 void smc_wr_slot_wait(struct smc_link *link, long timeo)
@@ -647,11 +650,8 @@ int smc_wr_buf_map(struct smc_link *link, struct smc_buf *buf)
 	if (buf->map[link->idx].mapped)
 		return 0;
 
-	smc_wr_busy_get(wr);
-	if (smc_wr_is_down(wr)) {
-		rc = -ENOLINK;
-		goto out;
-	}
+	if (!smc_wr_busy_get_up(wr))
+		return -ENOLINK;
 	dma = ib_dma_map_single(wr->ibdev, buf->cpu_addr, buf->size,
 				buf->rmb ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE);
 	if (ib_dma_mapping_error(wr->ibdev, dma)) {
