@@ -568,7 +568,7 @@ else
 fi
 must_pass netem5
 [ "$VM_INDEX" -eq 0 ] || expect "SMC-R connections under 5% loss" "$D_smcr_client" "$nc"
-[ "$ALL" != 1 ] || netem_case 30 2 256K 300
+[ "$ALL" != 1 ] || netem_case 30 2 64K 300
 
 # ---- ethdown: eth0 down and up under transfers ----------------------------------
 # From here on a silent link is noticed after 5 s (TEST_LINK), not 30 s.
