@@ -665,7 +665,7 @@ if [ "$ALL" = 1 ]; then
 		must_pass rxedel-after
 	else
 		barrier rxedel-listening
-		client rxedel 5344 4 8M 80 -G /tmp/rxedel-go
+		client rxedel 5344 4 64M 80 -G /tmp/rxedel-go
 		cl=$BG_PID
 		wait_file_line "$RESULTS/rxedel.log" '^smc_load: connected|^conns=' 60
 		touch /tmp/rxedel-go
@@ -701,7 +701,7 @@ if [ "$VM_INDEX" -eq 0 ]; then
 	vm_reset_now
 fi
 barrier kill-listening
-client kill 5350 4 128M 90 -G /tmp/kill-go
+client kill 5350 4 512M 90 -G /tmp/kill-go
 cl=$BG_PID
 wait_file_line "$RESULTS/kill.log" '^smc_load: connected|^conns=' 60
 touch /tmp/kill-go
