@@ -75,18 +75,28 @@ unload_impl() {
 	fail "cannot unload the $1 module"
 }
 
+# rxe_pkts: RoCE packets VM 1's rxe0 sent and received so far ("S R")
+rxe_pkts() {
+	echo "$(rdma_counter sent_pkts) $(rdma_counter rcvd_pkts)"
+}
+
 # one measured workload: VM 1 runs ARGS; smc_bench reads both VMs' CPU
-# time around it (cpu_local, cpu_peer in its result)
+# time around it (cpu_local, cpu_peer in its result), and VM 1's RoCE
+# packets around it go in "rxe": [sent, received] (every packet between
+# the two VMs: the RDMA WRITEs, SENDs and rxe's acknowledgements)
 measure() {
-	local impl=$1 name=$2 rep=$3 res
+	local impl=$1 name=$2 rep=$3 res p0 p1
 	shift 3
 
 	barrier "w-start"
 	if [ "$VM_INDEX" -eq 1 ]; then
+		p0=$(rxe_pkts)
 		res=$("$bench" -c "$VM_IP_0" -p "$port" -f "$fam" "$@") ||
 			fail "$impl $name: smc_bench $* failed"
-		printf '{"impl":"%s","name":"%s","rep":%d,"result":%s}\n' \
-			"$impl" "$name" "$rep" "$res" >>"$out"
+		p1=$(rxe_pkts)
+		printf '{"impl":"%s","name":"%s","rep":%d,"rxe":[%d,%d],"result":%s}\n' \
+			"$impl" "$name" "$rep" $((${p1% *} - ${p0% *})) \
+			$((${p1#* } - ${p0#* })) "$res" >>"$out"
 		log "$impl $name #$rep: $res"
 	fi
 	barrier "w-end" 600
