@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Debug only (not in the manifest): concurrent first contacts under netem
+# loss, with rxe's dynamic debug messages and our tracepoints on both VMs,
+# until a round's echo fails (the long form of faults.sh saw connections
+# stall there).  Every round runs, failed or not.  SMCR_NETEM_ROUNDS rounds (3) of SMCR_NETEM_CONNS (4)
+# connections of 1 MiB each, SMCR_NETEM_LOSS percent loss (5).  Results:
+# each VM's dmesg.txt, trace.txt and rxe0's counters (rdma-stats.txt).
+# SMCR_NETEM_DYNDBG=0: without rxe's messages (they overrun dmesg).
+#   tests/vm/vmtest --vms 2 --impl ours scenarios/dbg-netem.sh
+set -uo pipefail
+. "$REPO/tests/vm/lib/guest.sh"
+
+T=/sys/kernel/tracing
+rounds=${SMCR_NETEM_ROUNDS:-3}
+conns=${SMCR_NETEM_CONNS:-4}
+loss=${SMCR_NETEM_LOSS:-5}
+mount -t tracefs nodev $T 2>/dev/null || true
+mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+echo 8192 >$T/buffer_size_kb
+echo 1 >$T/events/smc/enable 2>/dev/null || log "no smc trace events"
+if [ "${SMCR_NETEM_DYNDBG:-1}" = 1 ]; then
+	echo 'module rdma_rxe +p' >/sys/kernel/debug/dynamic_debug/control ||
+		log "no dynamic debug for rdma_rxe"
+fi
+modprobe sch_netem || fail "no sch_netem"
+tc qdisc add dev eth0 root netem delay 1ms reorder 25% 50% loss "$loss%" ||
+	fail "tc netem failed"
+echo 1 >$T/tracing_on
+failed=0
+for ((r = 1; r <= rounds; r++)); do
+	port=$((5700 + r))
+	if [ "$VM_INDEX" -eq 0 ]; then
+		run_bg "srv$r" smc_load -s -f smc -p "$port" -n "$conns" -t 90
+		wait_file_line "$RESULTS/srv$r.log" 'listening|smc_load:' 30
+		barrier "listening$r"
+		wait_bg "$BG_PID" 100 || true
+	else
+		barrier "listening$r"
+		run_bg "cli$r" smc_load -c "$VM_IP_0" -p "$port" -N "$conns" \
+			-B 1M -m echo -t 80
+		wait_bg "$BG_PID" 90 || true
+	fi
+	barrier "done$r" 120
+	if grep -q FAILED "$RESULTS"/*"$r".log; then
+		log "round $r failed"
+		failed=1
+	fi
+	sleep 5
+done
+echo 0 >$T/tracing_on
+tc qdisc del dev eth0 root || true
+"$(smcctl_path)" linkgroups >"$RESULTS/linkgroups.txt" 2>&1 || true
+dmesg >"$RESULTS/dmesg.txt"
+rdma statistic show link rxe0/1 >"$RESULTS/rdma-stats.txt" 2>&1
+cat $T/trace >"$RESULTS/trace.txt"
+log "rounds: $r, failed: $failed; trace lines: $(wc -l <"$RESULTS/trace.txt")"
