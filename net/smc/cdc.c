@@ -508,23 +508,25 @@ void smc_conn_tx_done(struct smc_lgr_conn *c, u64 cookie, int status)
 {
 	struct smc_conn *conn = smc_lc_conn(c);
 	struct smc_sock *smc = smc_conn_sock(conn);
-	bool wake = false;
+	bool done = false, wake = false;
 
 	spin_lock(&conn->lock);
 	if (!status && cookie > conn->tx_done) {
 		conn->tx_done = cookie;
-		wake = true;
+		done = true;
+		wake = conn->tx_want_wake;
+		conn->tx_want_wake = false;
 		/* what autocorking held back while this was in flight */
 		if (conn->tx_queued != conn->tx_written && !conn->tx_corked &&
 		    !smc_tx_autocork(conn))
 			smc_cdc_push_locked(conn, false);
 	}
 	spin_unlock(&conn->lock);
-	if (wake) {
+	/* an edge-triggered EPOLLOUT sees a new edge only after no room */
+	if (wake)
 		smc_sk_wake(&smc->sk, EPOLLOUT | EPOLLWRNORM);
-		if (sock_flag(&smc->sk, SOCK_DEAD))
-			smc_close_kick(smc);
-	}
+	if (done && sock_flag(&smc->sk, SOCK_DEAD))
+		smc_close_kick(smc);
 }
 
 /* Under write_lock_bh(&lgr->conns_lock). */

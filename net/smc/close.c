@@ -126,6 +126,9 @@ static void smc_close_linger(struct smc_sock *smc, long timeo)
 
 	add_wait_queue(sk_sleep(sk), &wait);
 	while (timeo && !signal_pending(current)) {
+		spin_lock_bh(&conn->lock);
+		conn->tx_want_wake = true;
+		spin_unlock_bh(&conn->lock);
 		if (READ_ONCE(conn->tx_done) == READ_ONCE(conn->tx_queued) ||
 		    READ_ONCE(conn->dead) || READ_ONCE(conn->peer_abort))
 			break;

@@ -59,6 +59,11 @@ struct smc_conn {
 	bool tx_corked;			/* held back by MSG_MORE/TCP_CORK */
 	bool tx_nodelay;		/* TCP_NODELAY at the last write */
 	bool tx_upd_req;		/* next CDC asks for one back (rx.c) */
+	/* someone waits for a send to complete (poll found no room, or a
+	 * writer, linger or buffer growth sleeps): the next completion wakes
+	 * the socket with EPOLLOUT, as TCP does only after SOCK_NOSPACE
+	 */
+	bool tx_want_wake;
 	bool tx_reset;			/* sent to a closed peer: TCP's reset */
 	struct timer_list cork_timer;	/* TCP's ceiling on a cork */
 	bool tx_urg_pending;

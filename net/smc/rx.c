@@ -315,6 +315,8 @@ __poll_t smc_rx_poll(struct smc_sock *smc)
 	if ((shutdown & SEND_SHUTDOWN) ||
 	    conn->tx_queued - conn->tx_done < conn->sndbuf->size)
 		mask |= EPOLLOUT | EPOLLWRNORM;
+	else
+		conn->tx_want_wake = true;
 	if (conn->rx_urg_state == SMC_URG_VALID)
 		mask |= EPOLLPRI;
 	spin_unlock_bh(&conn->lock);

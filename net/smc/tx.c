@@ -139,6 +139,8 @@ static void smc_tx_grow(struct smc_sock *smc, size_t want, long *timeo)
 	/* errors are smc_tx_wait()'s to report */
 	if (smc_tx_space(conn) >= want || smc_tx_stopped(smc))
 		idle = false, busy = false;
+	if (busy)
+		conn->tx_want_wake = true;
 	spin_unlock_bh(&conn->lock);
 	if (busy && *timeo && !signal_pending(current)) {
 		add_wait_queue(sk_sleep(sk), &wait);
@@ -211,6 +213,8 @@ static int smc_tx_wait(struct smc_sock *smc, long *timeo)
 			rc = 1;
 		else if (!rc)
 			smc_tx_peer_gone(smc);	/* room would never come */
+		if (!rc)
+			conn->tx_want_wake = true;
 		spin_unlock_bh(&conn->lock);
 		if (!rc && READ_ONCE(conn->tx_reset))
 			continue;	/* report the reset */
