@@ -390,6 +390,7 @@ void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 	bool bad;
 
 	spin_lock(&conn->lock);
+	/* a connection still being set up has no RMB yet: nothing to say */
 	if (!conn->attached || conn->peer_abort)
 		goto out;
 	if (msg->failover_validation) {

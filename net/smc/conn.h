@@ -40,7 +40,13 @@ enum {
 
 struct smc_conn {
 	struct smc_lgr_conn lc;		/* token, lgr, link, peer rtoken */
-	bool attached;			/* lc is in the lgr's tree */
+	/*
+	 * lc is in the lgr's tree and the buffers exist: CDC messages are
+	 * taken only then.  Written under lock, before the tree entry goes
+	 * and after it came (the entry alone is no sign of a complete
+	 * connection).
+	 */
+	bool attached;
 	struct smc_buf *sndbuf;
 	u8 sndbuf_comp;			/* what it may grow to (tx.c) */
 	struct smc_buf *rmb;

@@ -14,11 +14,20 @@
  * An RMB or send buffer attempt is one buffer size: smc_buf_get() tries
  * smaller sizes after a failed one, so failing one attempt gives a
  * smaller buffer and failing all of them a fallback.
+ *
+ * Two more knobs hold race windows open for the hostile-peer tests:
+ *   attach_delay_ms  a new connection sleeps this long right after it was
+ *                    put into its link group's tree (0: off, max 5000);
+ *   seq_tokens       1: alert tokens come from a counter, so that a peer
+ *                    can guess the next one, as it could before they were
+ *                    random.
  */
 #define pr_fmt(fmt) "smc: " fmt
 
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/minmax.h>
 
 #include "testhooks.h"
 
@@ -31,6 +40,10 @@ static const char *const smc_fi_names[SMC_FI_SITES] = {
 static atomic_t smc_fi_left[SMC_FI_SITES];
 static atomic_t smc_fi_done[SMC_FI_SITES];
 static struct dentry *smc_fi_dir;
+static u32 smc_fi_attach_delay_ms;
+static bool smc_fi_seq_tokens;
+
+#define SMC_FI_DELAY_MAX_MS	5000
 
 bool smc_faultinj_fail(enum smc_faultinj_site site)
 {
@@ -50,6 +63,20 @@ bool smc_faultinj_fail(enum smc_faultinj_site site)
 	return true;
 }
 
+void smc_faultinj_attach_delay(void)
+{
+	u32 ms = min_t(u32, READ_ONCE(smc_fi_attach_delay_ms),
+		       SMC_FI_DELAY_MAX_MS);
+
+	if (ms)
+		msleep(ms);
+}
+
+bool smc_faultinj_seq_tokens(void)
+{
+	return READ_ONCE(smc_fi_seq_tokens);
+}
+
 void smc_faultinj_init(void)
 {
 	char name[32];
@@ -64,6 +91,10 @@ void smc_faultinj_init(void)
 		debugfs_create_atomic_t(name, 0400, smc_fi_dir,
 					&smc_fi_done[i]);
 	}
+	debugfs_create_u32("attach_delay_ms", 0600, smc_fi_dir,
+			   &smc_fi_attach_delay_ms);
+	debugfs_create_bool("seq_tokens", 0600, smc_fi_dir,
+			    &smc_fi_seq_tokens);
 }
 
 void smc_faultinj_exit(void)

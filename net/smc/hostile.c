@@ -21,6 +21,7 @@
  * normal peer does about each.
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <linux/unaligned.h>
@@ -60,6 +61,7 @@ enum smc_hostile_act {
 	SMC_HA_RKEY,		/* RDMA writes with a wrong rkey */
 	SMC_HA_OFFSET,		/* RDMA writes ARG bytes further */
 	SMC_HA_BURST,		/* then ARG malformed messages on the link */
+	SMC_HA_SPRAY,		/* then ARG CDCs at the peer's next tokens */
 	SMC_HA_NUM
 };
 
@@ -92,6 +94,7 @@ static const struct smc_hostile_act_def smc_hostile_acts[SMC_HA_NUM] = {
 	[SMC_HA_RKEY] = { "rkey", SMC_HL_BIT(CDC) },
 	[SMC_HA_OFFSET] = { "offset", SMC_HL_BIT(CDC), true },
 	[SMC_HA_BURST] = { "burst", SMC_HL_BIT(CDC), true, true },
+	[SMC_HA_SPRAY] = { "spray", SMC_HL_BIT(CDC), true, true },
 };
 
 #define SMC_HOSTILE_RULES	32
@@ -389,7 +392,27 @@ struct smc_hostile_burst {
 	struct smc_lgr *lgr;	/* a reference */
 	struct smc_link *link;
 	u32 n;
+	u32 token;		/* spray: the token the peer gave us, else 0 */
 };
+
+#define SMC_HOSTILE_SPRAY_AHEAD	4	/* tokens after the peer's one */
+
+/*
+ * A well-formed CDC message for the @i-th guess at a connection the peer
+ * is still setting up: if its tokens came from a counter, the next ones
+ * follow @token.  It claims 64 bytes were written into that RMB.
+ */
+static void smc_hostile_spray_msg(u32 token, u32 i, u8 *buf)
+{
+	struct smc_cdc_msg m = {
+		.seqno = 1 + i / SMC_HOSTILE_SPRAY_AHEAD,
+		.token = token + 1 + i % SMC_HOSTILE_SPRAY_AHEAD,
+		.prod = { .count = 64 },
+	};
+
+	memset(buf, 0, SMC_WR_TX_SIZE);
+	smc_cdc_encode(&m, buf, SMC_WR_TX_SIZE);
+}
 
 /*
  * One malformed message of three kinds in turn: an LLC TEST_LINK whose
@@ -429,18 +452,25 @@ static void smc_hostile_burst_work(struct work_struct *work)
 	u32 i, sent = 0;
 
 	for (i = 0; i < b->n; i++) {
-		smc_hostile_junk(b->lgr, i, buf);
+		if (b->token) {
+			smc_hostile_spray_msg(b->token, i, buf);
+			/* about a millisecond per round of guesses */
+			if (i % SMC_HOSTILE_SPRAY_AHEAD == 0)
+				usleep_range(1000, 1500);
+		} else {
+			smc_hostile_junk(b->lgr, i, buf);
+		}
 		if (smc_wr_send(b->link, buf, sizeof(buf), 0, 0, HZ))
 			break;
 		sent++;
 	}
-	pr_info("smc hostile: burst of %u malformed messages sent (%u asked)\n",
-		sent, b->n);
+	pr_info("smc hostile: %s of %u messages sent (%u asked)\n",
+		b->token ? "token spray" : "burst", sent, b->n);
 	smc_lgr_put(b->lgr);
 	kfree(b);
 }
 
-static void smc_hostile_burst(struct smc_conn *conn, u32 n)
+static void smc_hostile_burst(struct smc_conn *conn, u32 n, bool spray)
 {
 	struct smc_hostile_burst *b = kzalloc(sizeof(*b), GFP_ATOMIC);
 
@@ -450,6 +480,7 @@ static void smc_hostile_burst(struct smc_conn *conn, u32 n)
 	b->lgr = conn->lc.lgr;
 	b->link = conn->lc.link;
 	b->n = min_t(u32, n, SMC_HOSTILE_BURST_MAX);
+	b->token = spray ? conn->peer_token : 0;
 	kref_get(&b->lgr->ref);
 	queue_work(smc_hostile_wq, &b->work);
 }
@@ -497,7 +528,8 @@ void __smc_hostile_cdc_sent(struct smc_conn *conn, const u8 *buf)
 			conn->tx_seq = m.seqno;
 		break;
 	case SMC_HA_BURST:
-		smc_hostile_burst(conn, arg);
+	case SMC_HA_SPRAY:
+		smc_hostile_burst(conn, arg, act == SMC_HA_SPRAY);
 		break;
 	}
 }

@@ -31,6 +31,7 @@
 #include "eid.h"
 #include "pnet.h"
 #include "sysctl.h"
+#include "testhooks.h"
 
 /* Everything one handshake needs, too large for the stack. */
 struct smc_hs {
@@ -246,7 +247,12 @@ static void smc_hs_lgr_peer(struct smc_lgr *lgr,
 	lgr->peer_hostname[n] = '\0';
 }
 
-/* Attach the socket's connection to @lgr on @link and give it buffers. */
+/*
+ * Give the socket's connection its buffers, then attach it to @lgr on
+ * @link.  Attaching publishes the connection: from then on a CDC message
+ * carrying its token reaches it in softirq context, so everything such a
+ * message touches (the RMB above all) must exist before.
+ */
 static u32 smc_hs_conn_attach(struct smc_sock *smc, struct smc_lgr *lgr,
 			      struct smc_link *link)
 {
@@ -255,11 +261,6 @@ static u32 smc_hs_conn_attach(struct smc_sock *smc, struct smc_lgr *lgr,
 	struct sock *sk = &smc->sk;
 	int rc;
 
-	rc = smc_lgr_conn_add(lgr, &conn->lc, link);
-	if (rc)
-		return rc == -ENOSPC ? SMC_CLC_DECL_MAXCONNERR :
-				       SMC_CLC_DECL_NOACTLINK;
-	conn->attached = true;
 	/* the smallest, grown at the first large write (tx.c) */
 	conn->sndbuf_comp = smc_bufsize_pick(false, sk->sk_sndbuf,
 					     sk->sk_userlocks & SOCK_SNDBUF_LOCK,
@@ -268,19 +269,42 @@ static u32 smc_hs_conn_attach(struct smc_sock *smc, struct smc_lgr *lgr,
 	/*
 	 * RMBs are pinned and the peer may fill them: a crowded link group
 	 * (many connections, most of them idle in practice) gives new ones
-	 * half of net.smc.rmem.  A size the application set stays.
+	 * half of net.smc.rmem.  A size the application set stays.  This
+	 * connection counts among them.
 	 */
 	conn->rmb = smc_buf_get(lgr, true,
 				smc_bufsize_pick(true, sk->sk_rcvbuf,
 						 sk->sk_userlocks &
 						 SOCK_RCVBUF_LOCK,
 						 READ_ONCE(cfg->rmem),
-						 READ_ONCE(lgr->conns_num),
+						 READ_ONCE(lgr->conns_num) + 1,
 						 SMC_LGR_ROOMY_CONNS));
-	if (!conn->sndbuf || !conn->rmb)
-		return SMC_CLC_DECL_MEM;
+	if (!conn->sndbuf || !conn->rmb) {
+		rc = -ENOMEM;
+		goto put_bufs;
+	}
 	conn->rx_upd_limit = smc_cdc_wnd_update_limit(conn->rmb->size);
+	rc = smc_lgr_conn_add(lgr, &conn->lc, link);
+	if (rc)
+		goto put_bufs;
+	smc_faultinj_attach_delay();
+	/* CDC messages for the token are taken from here on (cdc.c) */
+	spin_lock_bh(&conn->lock);
+	conn->attached = true;
+	spin_unlock_bh(&conn->lock);
 	return 0;
+
+put_bufs:
+	if (conn->sndbuf)
+		smc_buf_put(lgr, conn->sndbuf);
+	if (conn->rmb)
+		smc_buf_put(lgr, conn->rmb);
+	conn->sndbuf = NULL;
+	conn->rmb = NULL;
+	if (rc == -ENOMEM)
+		return SMC_CLC_DECL_MEM;
+	return rc == -ENOSPC ? SMC_CLC_DECL_MAXCONNERR :
+			       SMC_CLC_DECL_NOACTLINK;
 }
 
 /* The peer's RMB and token, from its accept or confirm. */

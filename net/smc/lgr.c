@@ -36,6 +36,7 @@
 #include <linux/gfp.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
@@ -63,10 +64,12 @@ static DEFINE_SPINLOCK(smc_lgrs_lock);
 static u32 smc_lgr_num;			/* under smc_lgrs_lock */
 static atomic_t smc_lgr_count = ATOMIC_INIT(0);	/* allocated lgrs */
 static DECLARE_WAIT_QUEUE_HEAD(smc_lgr_waitq);	/* list/count changes */
-static atomic_t smc_lgr_next_token = ATOMIC_INIT(0);
 static struct mutex smc_lgr_pending[2];
 /* debugfs smc/idle_secs: a shorter idle timeout for tests; 0: upstream's */
 static u32 smc_lgr_idle_secs;
+#if IS_ENABLED(CONFIG_SMC_TESTHOOKS)
+static atomic_t smc_lgr_seq_token = ATOMIC_INIT(0);
+#endif
 
 static void smc_lgr_terminate_work(struct work_struct *work);
 static void smc_lgr_idle_work(struct work_struct *work);
@@ -974,14 +977,29 @@ static void smc_lgr_conn_insert(struct smc_lgr *lgr, struct smc_lgr_conn *c)
 	rb_insert_color(&c->node, &lgr->conns);
 }
 
-/* a token not zero and not used in @lgr, or 0; conns_lock held */
+/*
+ * Tokens are the only thing that names a connection in a CDC message, and
+ * every peer sharing the link group sees them: random, so that nobody can
+ * aim a message at a connection it was not told about.
+ */
+static u32 smc_lgr_token_candidate(void)
+{
+#if IS_ENABLED(CONFIG_SMC_TESTHOOKS)
+	if (smc_faultinj_seq_tokens())
+		return (u32)atomic_inc_return(&smc_lgr_seq_token);
+#endif
+	return get_random_u32();
+}
+
+/* a token not zero and not used in @lgr, or 0 */
 static u32 smc_lgr_new_token(struct smc_lgr *lgr)
 {
 	u32 token;
 	int i;
 
+	lockdep_assert_held_write(&lgr->conns_lock);
 	for (i = 0; i < SMC_TOKEN_TRIES; i++) {
-		token = (u32)atomic_inc_return(&smc_lgr_next_token);
+		token = smc_lgr_token_candidate();
 		if (token && !smc_lgr_conn_search(lgr, token))
 			return token;
 	}

@@ -40,6 +40,13 @@ void smc_faultinj_init(void);
 void smc_faultinj_exit(void);
 /* true: the caller must fail its allocation at @site as if memory ran out */
 bool smc_faultinj_fail(enum smc_faultinj_site site);
+/*
+ * Race windows held open on purpose (smc_faultinj/attach_delay_ms): sleep
+ * where a new connection has just been put in its link group's tree.
+ */
+void smc_faultinj_attach_delay(void);
+/* smc_faultinj/seq_tokens: alert tokens as guessable as a plain counter */
+bool smc_faultinj_seq_tokens(void);
 
 DECLARE_STATIC_KEY_FALSE(smc_hostile_armed);
 bool __smc_hostile_clc(struct socket *clcsock, const void *buf, size_t len,
@@ -92,6 +99,12 @@ static inline void smc_hostile_exit(void) { }
 static inline void smc_faultinj_init(void) { }
 static inline void smc_faultinj_exit(void) { }
 static inline bool smc_faultinj_fail(enum smc_faultinj_site site)
+{
+	return false;
+}
+
+static inline void smc_faultinj_attach_delay(void) { }
+static inline bool smc_faultinj_seq_tokens(void)
 {
 	return false;
 }
