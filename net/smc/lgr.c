@@ -65,9 +65,9 @@ static u32 smc_lgr_num;			/* under smc_lgrs_lock */
 static atomic_t smc_lgr_count = ATOMIC_INIT(0);	/* allocated lgrs */
 static DECLARE_WAIT_QUEUE_HEAD(smc_lgr_waitq);	/* list/count changes */
 static struct mutex smc_lgr_pending[2];
+#if IS_ENABLED(CONFIG_SMC_TESTHOOKS)
 /* debugfs smc/idle_secs: a shorter idle timeout for tests; 0: upstream's */
 static u32 smc_lgr_idle_secs;
-#if IS_ENABLED(CONFIG_SMC_TESTHOOKS)
 static atomic_t smc_lgr_seq_token = ATOMIC_INIT(0);
 #endif
 
@@ -1067,10 +1067,12 @@ out:
 /* How long an lgr without connections stays; the client waits longer. */
 static unsigned long smc_lgr_idle_delay(const struct smc_lgr *lgr)
 {
+#if IS_ENABLED(CONFIG_SMC_TESTHOOKS)
 	unsigned long secs = min_t(u32, READ_ONCE(smc_lgr_idle_secs), 3600);
 
 	if (secs)
 		return (secs + (lgr->server ? 0 : 1)) * HZ;
+#endif
 	return lgr->server ? SMC_LGR_IDLE_SERVER : SMC_LGR_IDLE_CLIENT;
 }
 
@@ -1355,8 +1357,9 @@ int smc_rtoken_delete(struct smc_lgr *lgr, struct smc_link *link, u32 rkey)
 }
 
 /* ------------------------------------------------------------------ */
-/* test knob                                                           */
+/* test knobs (CONFIG_SMC_TESTHOOKS only)                              */
 
+#if IS_ENABLED(CONFIG_SMC_TESTHOOKS)
 /*
  * /sys/kernel/debug/smc/fail_link: writing a link number moves the QP of
  * every active link with that number to the error state, as a broken path
@@ -1421,6 +1424,25 @@ static const struct file_operations smc_lgr_fail_fops = {
 	.llseek = noop_llseek,
 };
 
+static void smc_lgr_debugfs_init(void)
+{
+	smc_lgr_debugfs = debugfs_create_dir("smc", NULL);
+	debugfs_create_file("fail_link", 0200, smc_lgr_debugfs, NULL,
+			    &smc_lgr_fail_fops);
+	debugfs_create_u32("idle_secs", 0600, smc_lgr_debugfs,
+			   &smc_lgr_idle_secs);
+}
+
+static void smc_lgr_debugfs_exit(void)
+{
+	debugfs_remove(smc_lgr_debugfs);	/* waits for writers */
+	smc_lgr_debugfs = NULL;
+}
+#else
+static void smc_lgr_debugfs_init(void) { }
+static void smc_lgr_debugfs_exit(void) { }
+#endif
+
 /* ------------------------------------------------------------------ */
 /* module init/exit                                                    */
 
@@ -1436,11 +1458,7 @@ int smc_lgr_init(void)
 	smc_lgr_wq = alloc_workqueue("smc_lgr", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
 	if (!smc_lgr_wq)
 		return -ENOMEM;
-	smc_lgr_debugfs = debugfs_create_dir("smc", NULL);
-	debugfs_create_file("fail_link", 0200, smc_lgr_debugfs, NULL,
-			    &smc_lgr_fail_fops);
-	debugfs_create_u32("idle_secs", 0600, smc_lgr_debugfs,
-			   &smc_lgr_idle_secs);
+	smc_lgr_debugfs_init();
 	return 0;
 }
 
@@ -1452,8 +1470,7 @@ int smc_lgr_init(void)
  */
 void smc_lgr_exit(void)
 {
-	debugfs_remove(smc_lgr_debugfs);	/* waits for writers */
-	smc_lgr_debugfs = NULL;
+	smc_lgr_debugfs_exit();
 	smc_lgr_terminate_on(NULL, 0, true);
 
 	if (!wait_event_timeout(smc_lgr_waitq, !atomic_read(&smc_lgr_count),
