@@ -565,7 +565,9 @@ static int __init smc_init(void)
 {
 	int rc;
 
-	smc_clc_init();
+	rc = smc_clc_init();
+	if (rc)
+		return rc;
 	smc_bpf_hook_init();
 	smc_wq = alloc_workqueue("smc_wq", WQ_UNBOUND, 0);
 	if (!smc_wq)

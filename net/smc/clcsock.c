@@ -11,27 +11,64 @@
  *  - error report: TCP recorded an error, which SOL_SOCKET getsockopt
  *                  (answered from the AF_SMC sock) must be able to see.
  *
- * Each then calls TCP's own callback, which wakes the AF_SMC socket's wait
- * queue (the clcsock's sk_wq points there).  The callbacks are put back
- * before the clcsock is released, so a TCP socket that lingers in its
+ * Each then calls the callback the clcsock had before (TCP's own), which
+ * wakes the AF_SMC socket's wait queue (the clcsock's sk_wq points there).
+ * Those originals are kept per socket, in the owner's clcsk_cb, and put
+ * back before the clcsock is released, so a TCP socket that lingers in its
  * closing states never calls into this module after it is gone.
+ *
+ * A TCP sock whose callbacks or sk_user_data someone else has taken (a
+ * BPF sockmap, an in-kernel user) is never made a clcsock: TCP_ULP asks
+ * smc_clcsock_check() first.  Our own clcsocks are fresh TCP socks.  So
+ * every clcsock's originals are TCP's own, which is what a call that
+ * finds no owner (a child cloned from one of our listeners and not yet
+ * attached, or a call that raced the detach) forwards to.
  */
 #include <net/sock.h>
 #include <net/tcp.h>
 #include "smc.h"
 
-/* TCP's callbacks: the same for every TCP socket. */
-static struct {
-	void (*state_change)(struct sock *sk);
-	void (*data_ready)(struct sock *sk);
-	void (*error_report)(struct sock *sk);
-} smc_tcp_cb;
+/* What a new TCP sock starts with; read once at module init. */
+static struct smc_clcsock_cb smc_tcp_cb __ro_after_init;
+static void (*smc_tcp_write_space)(struct sock *sk) __ro_after_init;
+
+/* Record TCP's own callbacks from a TCP sock made for the purpose. */
+int __init smc_clcsock_init(void)
+{
+	struct socket *probe;
+	struct sock *sk;
+	int rc;
+
+	rc = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP,
+			      &probe);
+	if (rc)
+		return rc;
+	sk = probe->sk;
+	smc_tcp_cb.state_change = sk->sk_state_change;
+	smc_tcp_cb.data_ready = sk->sk_data_ready;
+	smc_tcp_cb.error_report = sk->sk_error_report;
+	smc_tcp_write_space = sk->sk_write_space;
+	sock_release(probe);
+	return 0;
+}
 
 /* Call with clcsk->sk_callback_lock held. */
 static struct smc_sock *smc_clcsock_owner(const struct sock *clcsk)
 {
 	return (struct smc_sock *)((uintptr_t)clcsk->sk_user_data &
 				   SK_USER_DATA_PTRMASK);
+}
+
+/*
+ * The callbacks @clcsk had before ours: its owner's record, or with no
+ * owner TCP's own (see the top of the file).  Call with
+ * clcsk->sk_callback_lock held; the pointers read stay valid after it.
+ */
+static const struct smc_clcsock_cb *smc_clcsock_orig(const struct sock *clcsk)
+{
+	struct smc_sock *smc = smc_clcsock_owner(clcsk);
+
+	return smc ? &smc->clcsk_cb : &smc_tcp_cb;
 }
 
 /*
@@ -47,6 +84,7 @@ static bool smc_clcsock_quiet(const struct smc_sock *smc)
 
 static void smc_clcsock_state_change(struct sock *clcsk)
 {
+	void (*orig)(struct sock *sk);
 	struct smc_sock *smc;
 	bool quiet;
 
@@ -55,15 +93,17 @@ static void smc_clcsock_state_change(struct sock *clcsk)
 	if (smc)
 		smc_connect_state_change(smc, clcsk);
 	quiet = smc_clcsock_quiet(smc);
+	orig = smc_clcsock_orig(clcsk)->state_change;
 	read_unlock_bh(&clcsk->sk_callback_lock);
 	if (!quiet)
-		smc_tcp_cb.state_change(clcsk);
+		orig(clcsk);
 }
 
 static void smc_clcsock_data_ready(struct sock *clcsk)
 {
-	struct smc_sock *smc;
+	void (*orig)(struct sock *sk);
 	bool listening = false, quiet;
+	struct smc_sock *smc;
 
 	read_lock_bh(&clcsk->sk_callback_lock);
 	smc = smc_clcsock_owner(clcsk);
@@ -72,14 +112,16 @@ static void smc_clcsock_data_ready(struct sock *clcsk)
 		listening = true;
 	}
 	quiet = smc_clcsock_quiet(smc);
+	orig = smc_clcsock_orig(clcsk)->data_ready;
 	read_unlock_bh(&clcsk->sk_callback_lock);
 	/* A listener's waiters are woken by the accept queue, not by TCP. */
 	if (!listening && !quiet)
-		smc_tcp_cb.data_ready(clcsk);
+		orig(clcsk);
 }
 
 static void smc_clcsock_error_report(struct sock *clcsk)
 {
+	void (*orig)(struct sock *sk);
 	struct smc_sock *smc;
 	int err;
 
@@ -95,20 +137,57 @@ static void smc_clcsock_error_report(struct sock *clcsk)
 		WRITE_ONCE(smc->sk.sk_err, err);
 		WRITE_ONCE(smc->clc_err_mirrored, true);
 	}
+	orig = smc_clcsock_orig(clcsk)->error_report;
 	read_unlock_bh(&clcsk->sk_callback_lock);
-	smc_tcp_cb.error_report(clcsk);
+	orig(clcsk);
 }
 
-/* Make @smc the owner of its clcsock and install our callbacks. */
+/*
+ * May @sk, a TCP sock, become a clcsock?  Only if nobody else holds its
+ * sk_user_data or has replaced one of its callbacks (a BPF sockmap does
+ * both): ours would cut them off, or theirs us.  Another ULP (kTLS) never
+ * gets here, the kernel refuses a second one.  0, or -EBUSY.  Call with
+ * @sk locked and attach before unlocking it: sockmap locks it too.
+ */
+int smc_clcsock_check(struct sock *sk)
+{
+	int rc = 0;
+
+	sock_owned_by_me(sk);
+	read_lock_bh(&sk->sk_callback_lock);
+	if (rcu_access_pointer(sk->sk_user_data) ||
+	    sk->sk_state_change != smc_tcp_cb.state_change ||
+	    sk->sk_data_ready != smc_tcp_cb.data_ready ||
+	    sk->sk_error_report != smc_tcp_cb.error_report ||
+	    sk->sk_write_space != smc_tcp_write_space)
+		rc = -EBUSY;
+	read_unlock_bh(&sk->sk_callback_lock);
+	return rc;
+}
+
+/*
+ * Make @smc the owner of its clcsock and install our callbacks, keeping
+ * the clcsock's own in @smc.  The clcsock is fresh, accepted from one of
+ * our listeners, or passed smc_clcsock_check().
+ */
 void smc_clcsock_attach(struct smc_sock *smc)
 {
 	struct sock *clcsk = smc->clcsock->sk;
+	struct smc_sock *owner;
 
 	write_lock_bh(&clcsk->sk_callback_lock);
-	if (clcsk->sk_state_change != smc_clcsock_state_change) {
-		WRITE_ONCE(smc_tcp_cb.state_change, clcsk->sk_state_change);
-		WRITE_ONCE(smc_tcp_cb.data_ready, clcsk->sk_data_ready);
-		WRITE_ONCE(smc_tcp_cb.error_report, clcsk->sk_error_report);
+	owner = smc_clcsock_owner(clcsk);
+	WARN_ON_ONCE(owner && owner != smc);
+	if (clcsk->sk_state_change == smc_clcsock_state_change) {
+		/*
+		 * Cloned from one of our listeners, whose originals, TCP's
+		 * own, are the child's too; or attached again.
+		 */
+		smc->clcsk_cb = *smc_clcsock_orig(clcsk);
+	} else {
+		smc->clcsk_cb.state_change = clcsk->sk_state_change;
+		smc->clcsk_cb.data_ready = clcsk->sk_data_ready;
+		smc->clcsk_cb.error_report = clcsk->sk_error_report;
 		clcsk->sk_state_change = smc_clcsock_state_change;
 		clcsk->sk_data_ready = smc_clcsock_data_ready;
 		clcsk->sk_error_report = smc_clcsock_error_report;
@@ -117,18 +196,23 @@ void smc_clcsock_attach(struct smc_sock *smc)
 	write_unlock_bh(&clcsk->sk_callback_lock);
 }
 
-/* Undo smc_clcsock_attach(); TCP's callbacks are back when it returns. */
+/*
+ * Undo smc_clcsock_attach(); the clcsock's own callbacks are back when it
+ * returns.  Also for a child clcsock that was never attached.
+ */
 void smc_clcsock_detach(struct socket *clcsock)
 {
 	struct sock *clcsk = clcsock->sk;
+	const struct smc_clcsock_cb *orig;
 
 	write_lock_bh(&clcsk->sk_callback_lock);
-	rcu_assign_sk_user_data(clcsk, NULL);
+	orig = smc_clcsock_orig(clcsk);
 	if (clcsk->sk_state_change == smc_clcsock_state_change) {
-		clcsk->sk_state_change = smc_tcp_cb.state_change;
-		clcsk->sk_data_ready = smc_tcp_cb.data_ready;
-		clcsk->sk_error_report = smc_tcp_cb.error_report;
+		clcsk->sk_state_change = orig->state_change;
+		clcsk->sk_data_ready = orig->data_ready;
+		clcsk->sk_error_report = orig->error_report;
 	}
+	rcu_assign_sk_user_data(clcsk, NULL);
 	write_unlock_bh(&clcsk->sk_callback_lock);
 }
 

@@ -28,6 +28,17 @@ enum smc_hs_state {
 	SMC_HS_DONE,		/* mode decided, see use_fallback */
 };
 
+/*
+ * The callbacks of a clcsock that ours replace, as it had them before it
+ * became ours; put back when it leaves us (clcsock.c).  Written under the
+ * clcsock's sk_callback_lock.
+ */
+struct smc_clcsock_cb {
+	void (*state_change)(struct sock *sk);
+	void (*data_ready)(struct sock *sk);
+	void (*error_report)(struct sock *sk);
+};
+
 struct smc_sock {
 	union {				/* must be first */
 		struct sock sk;
@@ -35,6 +46,7 @@ struct smc_sock {
 		struct inet_sock inet;
 	};
 	struct socket *clcsock;		/* companion TCP socket */
+	struct smc_clcsock_cb clcsk_cb;	/* clcsock's own callbacks */
 	struct mutex clcsock_lock;	/* serialises CLC I/O on clcsock */
 	enum smc_hs_state hs_state;
 	bool use_fallback;		/* the fd behaves as clcsock */
@@ -108,6 +120,8 @@ int smc_ulp_register(void);
 void smc_ulp_unregister(void);
 
 /* clcsock.c: callbacks on the companion socket */
+int smc_clcsock_init(void);
+int smc_clcsock_check(struct sock *sk);
 void smc_clcsock_attach(struct smc_sock *smc);
 void smc_clcsock_detach(struct socket *clcsock);
 void smc_clcsock_err_sync(struct smc_sock *smc);

@@ -58,9 +58,12 @@
  * of an SMC-R connection come back from the calls themselves and as
  * EPOLLERR).  setsockopt(SOL_SOCKET) reaches both socks (the shell gets
  * SOCK_CUSTOM_SOCKOPT, see smc_setsockopt()).  getsockopt(TCP_ULP) says
- * "smc"; TCP_ULP again is refused (EOPNOTSUPP).  Sockets accepted from a
- * TCP_ULP listener are AF_SMC sockets (SO_DOMAIN AF_SMC), as accept() on
- * any AF_SMC listener gives, and their TCP socks carry no ULP record.
+ * "smc"; TCP_ULP again is refused (EOPNOTSUPP), and so is (EBUSY) a TCP
+ * sock whose sk_user_data or callbacks someone else holds already (a BPF
+ * sockmap, an in-kernel user: see smc_clcsock_check()).  Sockets accepted
+ * from a TCP_ULP listener are AF_SMC sockets (SO_DOMAIN AF_SMC), as
+ * accept() on any AF_SMC listener gives, and their TCP socks carry no ULP
+ * record.
  */
 #include <linux/module.h>
 #include <linux/net.h>
@@ -303,6 +306,10 @@ static int smc_ulp_init(struct sock *tcpsk)
 	int rc;
 
 	rc = smc_ulp_check(tcpsk);
+	if (rc)
+		return rc;
+	/* nobody else's callbacks or sk_user_data: EBUSY */
+	rc = smc_clcsock_check(tcpsk);
 	if (rc)
 		return rc;
 	inode = SOCK_INODE(shell);
