@@ -468,7 +468,10 @@ void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 
 		conn->rx_urg_pos = conn->rx_prod - 1;
 		div_u64_rem(conn->rx_urg_pos, conn->rmb->size, &pos);
+		/* the peer's RDMA write put it there: the CPU's turn */
+		smc_wr_buf_sync(link->lgr, conn->rmb, pos, 1, true);
 		conn->rx_urg_byte = ((u8 *)conn->rmb->cpu_addr)[pos];
+		smc_wr_buf_sync(link->lgr, conn->rmb, pos, 1, false);
 		conn->rx_urg_state = SMC_URG_VALID;
 		wake |= EPOLLPRI;
 	}

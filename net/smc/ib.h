@@ -61,6 +61,7 @@ struct smc_ib_dev_info {
 int smc_ib_init(void);
 void smc_ib_exit(void);
 
+void smc_ib_hold(struct smc_ib_dev *dev);
 void smc_ib_put(struct smc_ib_dev *dev);
 struct smc_ib_dev *smc_ib_find_by_netdev(struct net_device *ndev, u8 *port);
 int smc_ib_find_gid(struct smc_ib_dev *dev, u8 port, struct net_device *ndev,

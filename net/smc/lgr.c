@@ -480,17 +480,26 @@ static void smc_lgr_teardown(struct smc_lgr *lgr)
 		smc_lgr_put(lgr);
 
 	mutex_lock(&lgr->llc_mutex);	/* no local flow uses a link */
+	/*
+	 * Every QP in error and drained before any buffer is unmapped: the
+	 * device may still read a send buffer or write an RMB until then.
+	 */
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		link = &lgr->links[i];
+		if (READ_ONCE(link->state) != SMC_LINK_UNUSED)
+			smc_wr_link_quiesce(link);
+	}
 	mutex_lock(&lgr->bufs_mutex);
 	lgr->freeing = true;		/* no new mappings */
 	for (i = 0; i < SMC_LINKS_MAX; i++) {
 		link = &lgr->links[i];
-		if (link->state != SMC_LINK_UNUSED)
+		if (READ_ONCE(link->state) != SMC_LINK_UNUSED)
 			smc_lgr_unmap_bufs(lgr, link);
 	}
 	mutex_unlock(&lgr->bufs_mutex);
 	for (i = 0; i < SMC_LINKS_MAX; i++) {
 		link = &lgr->links[i];
-		if (link->state == SMC_LINK_UNUSED)
+		if (READ_ONCE(link->state) == SMC_LINK_UNUSED)
 			continue;
 		smc_wr_link_destroy(link);
 		WRITE_ONCE(link->state, SMC_LINK_UNUSED);
@@ -820,7 +829,8 @@ void smc_lgr_link_free(struct smc_link *link)
 	if (READ_ONCE(link->state) == SMC_LINK_UNUSED)
 		return;
 	WRITE_ONCE(link->state, SMC_LINK_DOWN);
-	smc_wr_link_down(link);
+	/* QP in error and drained: the device is done with the buffers */
+	smc_wr_link_quiesce(link);
 	mutex_lock(&lgr->bufs_mutex);
 	smc_lgr_unmap_bufs(lgr, link);
 	mutex_unlock(&lgr->bufs_mutex);
@@ -1194,9 +1204,16 @@ struct smc_buf *smc_buf_get(struct smc_lgr *lgr, bool rmb, u8 comp)
 			if (buf->used || buf->comp != c)
 				continue;
 			buf->used = true;
-			/* the peer must never read an earlier connection's data */
-			if (rmb)
+			/*
+			 * The peer must never read an earlier connection's
+			 * data: the CPU takes the RMB from the devices, zeroes
+			 * it and hands it back.
+			 */
+			if (rmb) {
+				smc_wr_buf_sync(lgr, buf, 0, buf->size, true);
 				memset(buf->cpu_addr, 0, buf->size);
+				smc_wr_buf_sync(lgr, buf, 0, buf->size, false);
+			}
 			goto out;
 		}
 		buf = smc_buf_alloc(lgr, rmb, c);

@@ -100,6 +100,7 @@ struct smc_llc {
 	struct smc_llc_qentry *add_req;	/* client: the ADD_LINK to answer */
 	struct work_struct down_work;
 	unsigned long down_mask;	/* links that failed, by index */
+	u8 down_id[SMC_LINKS_MAX];	/* link_id of each when it failed */
 	u8 next_link_id;		/* server */
 
 	struct smc_llc_lnk lnk[SMC_LINKS_MAX];
@@ -248,6 +249,7 @@ static int smc_llc_await(struct smc_llc *llc, struct smc_link *link,
 static bool smc_llc_deliver(struct smc_llc *llc, struct smc_link *link,
 			    const struct smc_llc_msg *m, bool req)
 {
+	lockdep_assert_held(&llc->lock);
 	if (llc->have || llc->exp_type != m->type || llc->exp_req != req ||
 	    (llc->exp_link && llc->exp_link != link))
 		return false;
@@ -525,7 +527,11 @@ static bool smc_llc_link_room(struct smc_lgr *lgr)
 	return used < min_t(int, lgr->max_links, SMC_LINKS_MAX);
 }
 
-static void smc_llc_do_add_link(struct smc_lgr *lgr, struct smc_link *link,
+/*
+ * The peer's ADD_LINK request @e.  A client hands it to its add work,
+ * which then owns @e; true only then, else the caller frees @e.
+ */
+static bool smc_llc_do_add_link(struct smc_lgr *lgr, struct smc_link *link,
 				struct smc_llc_qentry *e, struct smc_llc_msg *m)
 {
 	struct smc_llc *llc = smc_llc_of(lgr);
@@ -534,7 +540,7 @@ static void smc_llc_do_add_link(struct smc_lgr *lgr, struct smc_link *link,
 	if (lgr->server) {
 		/* a client's suggestion (v1): our own flow decides */
 		smc_llc_queue_add(lgr);
-		return;
+		return false;
 	}
 	if (lgr->max_links > 1 && smc_llc_link_room(lgr)) {
 		spin_lock_bh(&llc->lock);
@@ -550,6 +556,7 @@ static void smc_llc_do_add_link(struct smc_lgr *lgr, struct smc_link *link,
 	}
 	if (!queued)
 		smc_llc_reject_add_link(lgr, link, m);
+	return queued;
 }
 
 /* Answer one request; true when @e was kept (by the ADD_LINK work). */
@@ -582,8 +589,7 @@ static bool smc_llc_handle(struct smc_lgr *lgr, struct smc_llc_qentry *e)
 		smc_llc_do_delete_link(lgr, link, &m);
 		break;
 	case SMC_LLC_ADD_LINK:
-		smc_llc_do_add_link(lgr, link, e, &m);
-		return true;
+		return smc_llc_do_add_link(lgr, link, e, &m);
 	case SMC_LLC_REQ_ADD_LINK:
 		if (!lgr->server)
 			break;
@@ -1099,6 +1105,7 @@ static void smc_llc_srv_add_link(struct smc_lgr *lgr)
 	unsigned int n;
 	int rc;
 
+	lockdep_assert_held(&lgr->llc_mutex);
 	if (READ_ONCE(lgr->terminating) || lgr->max_links < 2 ||
 	    !smc_llc_link_room(lgr))
 		return;
@@ -1199,6 +1206,7 @@ static void smc_llc_cli_add_link(struct smc_lgr *lgr,
 	bool told = false;
 	unsigned int n;
 
+	lockdep_assert_held(&lgr->llc_mutex);
 	if (smc_llc_decode(e->data, e->len, &req))
 		return;
 	if (READ_ONCE(lgr->terminating) ||
@@ -1316,6 +1324,7 @@ static bool smc_llc_queue_add(struct smc_lgr *lgr)
  */
 static void smc_llc_drop_link(struct smc_lgr *lgr, struct smc_link *del)
 {
+	lockdep_assert_held(&lgr->llc_mutex);
 	if (READ_ONCE(del->state) == SMC_LINK_UNUSED)
 		return;
 	WRITE_ONCE(del->state, SMC_LINK_DOWN);
@@ -1334,21 +1343,30 @@ static void smc_llc_down_work(struct work_struct *work)
 {
 	struct smc_llc *llc = container_of(work, struct smc_llc, down_work);
 	struct smc_lgr *lgr = llc->lgr;
+	u8 ids[SMC_LINKS_MAX];
 	struct smc_link *link, *via;
 	unsigned long mask;
 	u8 link_id;
 	int i;
 
+	smc_faultinj_down_delay();
 	spin_lock_bh(&llc->lock);
 	mask = llc->down_mask;
 	llc->down_mask = 0;
+	memcpy(ids, llc->down_id, sizeof(ids));
 	spin_unlock_bh(&llc->lock);
 
 	mutex_lock(&lgr->llc_mutex);
 	for_each_set_bit(i, &mask, SMC_LINKS_MAX) {
 		link = &lgr->links[i];
+		/*
+		 * The slot may have been freed and taken by a new link since
+		 * (slots change under llc_mutex only): act only on the link
+		 * that failed, which stays DOWN until it is freed.
+		 */
 		if (READ_ONCE(lgr->terminating) ||
-		    READ_ONCE(link->state) == SMC_LINK_UNUSED)
+		    READ_ONCE(link->state) != SMC_LINK_DOWN ||
+		    link->link_id != ids[i])
 			continue;
 		link_id = link->link_id;
 		pr_info_ratelimited("lgr %*phN: link %u lost, its connections move\n",
@@ -1390,6 +1408,7 @@ bool smc_llc_link_down(struct smc_lgr *lgr, struct smc_link *link)
 	spin_lock_irqsave(&llc->lock, flags);
 	if (!llc->stopped) {
 		__set_bit(link->idx, &llc->down_mask);
+		llc->down_id[link->idx] = link->link_id;
 		kref_get(&lgr->ref);
 		if (!queue_work(smc_lgr_wq, &llc->down_work))
 			smc_lgr_put(lgr);

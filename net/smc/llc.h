@@ -62,8 +62,9 @@ int smc_rtoken_delete(struct smc_lgr *lgr, struct smc_link *link, u32 rkey);
  *                        if the host has a suitable one (symmetric), else
  *                        @like's device, port and GID again (a second QP
  *                        pair: asymmetric); release with smc_ib_put().
- * smc_lgr_link_free():   unmap the buffers, destroy the link, forget the
- *                        peer's rkeys on it; the slot is SMC_LINK_UNUSED.
+ * smc_lgr_link_free():   QP to error and drained, then the buffers
+ *                        unmapped, the link destroyed, the peer's rkeys
+ *                        on it forgotten; the slot is SMC_LINK_UNUSED.
  *                        No connection may use it any more.
  * smc_lgr_switch_conns(): move every connection on @from to another
  *                        active link (their unacknowledged data is

@@ -19,6 +19,7 @@
 /* conn->lock held: nothing more will arrive. */
 static bool smc_rx_eof(struct smc_conn *conn)
 {
+	lockdep_assert_held(&conn->lock);
 	return conn->peer_done_writing || conn->peer_closed ||
 	       conn->peer_abort || conn->dead;
 }
@@ -34,6 +35,7 @@ static u32 smc_rx_avail(struct smc_conn *conn)
  */
 static bool smc_rx_urg_ahead(struct smc_conn *conn, u64 pos)
 {
+	lockdep_assert_held(&conn->lock);
 	return conn->rx_urg_state != SMC_URG_NONE && conn->rx_urg_pos >= pos &&
 	       conn->rx_urg_pos < conn->rx_prod;
 }
@@ -62,6 +64,7 @@ static u32 smc_rx_span(struct smc_sock *smc, u64 *peek_off, bool peek,
 	u64 pos = conn->rx_cons + *peek_off;
 	u32 avail = conn->rx_prod - pos;
 
+	lockdep_assert_held(&conn->lock);
 	*stop = false;
 	if (!smc_rx_urg_ahead(conn, pos))
 		return avail;
@@ -191,6 +194,7 @@ static void smc_rx_wait(struct smc_sock *smc, long *timeo, u64 peek_off,
 	struct sock *sk = &smc->sk;
 	long slice, left;
 
+	sock_owned_by_me(sk);
 	if (!p->at) {
 		p->at = jiffies + p->gap;
 	} else if (time_after_eq(jiffies, p->at)) {
@@ -203,6 +207,23 @@ static void smc_rx_wait(struct smc_sock *smc, long *timeo, u64 peek_off,
 	sk_wait_event(sk, &left, smc_rx_news(smc, peek_off), wait);
 	if (*timeo != MAX_SCHEDULE_TIMEOUT)
 		*timeo -= slice - left;
+}
+
+/*
+ * The CPU reads @n bytes of the RMB from @pos on (wrapping at its end),
+ * which the peer wrote by RDMA: take them from the devices (@for_cpu)
+ * before, give them back after.
+ */
+static void smc_rx_sync(struct smc_conn *conn, u32 pos, u32 n, bool for_cpu)
+{
+	struct smc_lgr *lgr = READ_ONCE(conn->lc.lgr);
+	u32 first = min(n, conn->rmb->size - pos);
+
+	if (!lgr)
+		return;
+	smc_wr_buf_sync(lgr, conn->rmb, pos, first, for_cpu);
+	if (n > first)
+		smc_wr_buf_sync(lgr, conn->rmb, 0, n - first, for_cpu);
 }
 
 int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
@@ -245,14 +266,17 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		if (avail) {
 			n = min_t(size_t, avail, len - copied);
 			first = min(n, size - pos);
+			smc_rx_sync(conn, pos, n, true);
 			if (copy_to_iter(conn->rmb->cpu_addr + pos, first,
 					 &msg->msg_iter) != first ||
 			    (n > first &&
 			     copy_to_iter(conn->rmb->cpu_addr, n - first,
 					  &msg->msg_iter) != n - first)) {
+				smc_rx_sync(conn, pos, n, false);
 				rc = -EFAULT;
 				break;
 			}
+			smc_rx_sync(conn, pos, n, false);
 			copied += n;
 			smc_rx_probe_reset(&probe);	/* the peer is not silent */
 			if (flags & MSG_PEEK) {

@@ -24,12 +24,15 @@ struct smc_wr_write;
  * Places where faultinj.c can make an allocation fail, each with a knob
  * in /sys/kernel/debug/smc_faultinj/ (see faultinj.c): a new RMB, a new
  * send buffer (allocation plus DMA mapping and registration), the verbs
- * resources (PD, CQ, QP) of a new link.
+ * resources (PD, CQ, QP) of a new link.  Not an allocation: rtr_down
+ * fails a link (as a completion error would) just after its QP went to
+ * RTR, before the link's state moves on.
  */
 enum smc_faultinj_site {
 	SMC_FI_RMB,
 	SMC_FI_SNDBUF,
 	SMC_FI_QP,
+	SMC_FI_RTR_DOWN,
 	SMC_FI_SITES
 };
 
@@ -47,6 +50,20 @@ bool smc_faultinj_fail(enum smc_faultinj_site site);
 void smc_faultinj_attach_delay(void);
 /* smc_faultinj/seq_tokens: alert tokens as guessable as a plain counter */
 bool smc_faultinj_seq_tokens(void);
+/*
+ * smc_faultinj/wr_delay_ms: the next sender that may sleep holds the
+ * link's send state this long (once), to widen its race with the
+ * link's destruction.
+ */
+void smc_faultinj_wr_delay(void);
+/*
+ * smc_faultinj/down_delay_ms: the next work item that handles failed
+ * links sleeps this long first (once), so that the failed link's slot can
+ * be freed and taken by a new link meanwhile.
+ */
+void smc_faultinj_down_delay(void);
+/* smc_faultinj/buf_syncs_cpu, _dev: buffer syncs counted (RMB reads) */
+void smc_faultinj_buf_sync(bool for_cpu);
 
 DECLARE_STATIC_KEY_FALSE(smc_hostile_armed);
 bool __smc_hostile_clc(struct socket *clcsock, const void *buf, size_t len,
@@ -108,6 +125,10 @@ static inline bool smc_faultinj_seq_tokens(void)
 {
 	return false;
 }
+
+static inline void smc_faultinj_wr_delay(void) { }
+static inline void smc_faultinj_down_delay(void) { }
+static inline void smc_faultinj_buf_sync(bool for_cpu) { }
 
 static inline bool smc_hostile_clc(struct socket *clcsock, const void *buf,
 				   size_t len, int *rc)

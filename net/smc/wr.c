@@ -29,13 +29,26 @@
  * before that (the first connection's) gets its MR and rkey at once and
  * is registered by smc_wr_qp_rts().
  *
- * Teardown.  Every signaled WR and every receive is counted in @posted;
- * destruction moves the QP to the error state and waits (bounded) until
- * the flushed completions brought the count to zero.  Freeing the CQ
- * waits for a running poll, so nothing touches struct smc_wr afterwards.
+ * Teardown.  Every signaled WR and every receive is counted in @posted.
+ * smc_wr_link_quiesce() marks the link down, moves the QP to the error
+ * state (which also flushes a registration someone waits for), waits
+ * (bounded) until the senders inside have left and the flushed
+ * completions brought @posted to zero; only then may the buffers be
+ * unmapped.  smc_wr_link_destroy() then frees everything.
+ *
+ * Senders and link destruction.  @busy is one for the link itself plus
+ * one for every sender (and registration) inside.  A sender takes link->wr
+ * and its count in one RCU read-side section, and destruction clears
+ * link->wr and lets a grace period pass before it drops the link's count,
+ * so nobody can take a count on a freed smc_wr.  Whoever drops the last
+ * count frees: normally destruction itself; when a sender is still inside
+ * after the bounded wait, that sender, through a work item (a sender may
+ * run in softirq context).  Freeing the CQ waits for a running poll, so
+ * nothing touches struct smc_wr afterwards.
  */
 #include <linux/bitops.h>
 #include <linux/random.h>
+#include <linux/rcupdate.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
@@ -43,6 +56,8 @@
 #include <rdma/ib_verbs.h>
 #include "cdc_wire.h"
 #include "llc_wire.h"
+#include "llc.h"
+#include "testhooks.h"
 #include "wr.h"
 
 #define SMC_WR_SLOTS		16	/* send slots, as upstream */
@@ -65,6 +80,8 @@
 
 enum {
 	SMC_WR_DOWN,		/* sends fail, completions quiet */
+	SMC_WR_QUIESCED,	/* QP in error and drained (bounded) */
+	SMC_WR_DETACHED,	/* the link has let go: never touch wr->link */
 };
 
 struct smc_wr;
@@ -108,8 +125,11 @@ struct smc_wr {
 	bool v2;
 
 	atomic_t posted;	/* signaled WRs and receives not completed */
-	atomic_t busy;		/* senders and registrations inside */
+	atomic_t busy;		/* 1 (the link's) + senders inside */
 	wait_queue_head_t wait;	/* slots, drain, busy */
+	u8 link_id;		/* for messages once detached */
+	struct smc_ib_dev *dev;	/* held while a sender frees (detached) */
+	struct work_struct free_work;
 
 	DECLARE_BITMAP(tx_used, SMC_WR_SLOTS + 1);
 	u8 *tx_bufs;		/* SMC_WR_SLOTS * SMC_WR_BUF_STRIDE */
@@ -141,6 +161,14 @@ static bool smc_wr_is_down(const struct smc_wr *wr)
 	return test_bit(SMC_WR_DOWN, &wr->flags);
 }
 
+/* the link number for messages; wr->link may be gone once detached */
+static u8 smc_wr_id(const struct smc_wr *wr)
+{
+	if (test_bit(SMC_WR_DETACHED, &wr->flags))
+		return wr->link_id;
+	return READ_ONCE(wr->link->link_id);
+}
+
 /* The first failure of a link: tell the link group (any context). */
 static void smc_wr_fail(struct smc_wr *wr)
 {
@@ -152,12 +180,15 @@ static void smc_wr_fail(struct smc_wr *wr)
 
 void smc_wr_link_down(struct smc_link *link)
 {
-	struct smc_wr *wr = link->wr;
+	struct smc_wr *wr;
 
-	if (!wr)
-		return;
-	set_bit(SMC_WR_DOWN, &wr->flags);
-	wake_up_all(&wr->wait);
+	rcu_read_lock();	/* smc_wr_link_destroy() waits for us */
+	wr = READ_ONCE(link->wr);
+	if (wr) {
+		set_bit(SMC_WR_DOWN, &wr->flags);
+		wake_up_all(&wr->wait);
+	}
+	rcu_read_unlock();
 }
 
 /* A completion in error: a flush on a link going down is expected. */
@@ -168,7 +199,7 @@ static void smc_wr_wc_error(struct smc_wr *wr, const struct ib_wc *wc,
 		return;
 	ibdev_warn_ratelimited(wr->ibdev,
 			       "smc: link %u: %s completion failed: %s (vendor 0x%x)\n",
-			       wr->link->link_id, what,
+			       smc_wr_id(wr), what,
 			       ib_wc_status_msg(wc->status), wc->vendor_err);
 	smc_wr_fail(wr);
 }
@@ -229,40 +260,71 @@ static void smc_wr_slot_put(struct smc_wr *wr, unsigned int idx)
 	wake_up(&wr->wait);
 }
 
-/* Keeps smc_wr_link_destroy() waiting until the matching busy_put. */
+/*
+ * Keeps smc_wr_link_quiesce() waiting, and @wr allocated, until the
+ * matching busy_put.  The caller either holds a count already or got @wr
+ * from link->wr in the same RCU read-side section (smc_wr_get()).
+ */
 static void smc_wr_busy_get(struct smc_wr *wr)
 {
 	atomic_inc(&wr->busy);
-	smp_mb__after_atomic();	/* pairs with smc_wr_link_destroy() */
+	smp_mb__after_atomic();	/* pairs with smc_wr_link_quiesce() */
+}
+
+/* link->wr with a busy count on it, or NULL; any context */
+static struct smc_wr *smc_wr_get(struct smc_link *link)
+{
+	struct smc_wr *wr;
+
+	rcu_read_lock();
+	wr = READ_ONCE(link->wr);
+	if (wr)
+		smc_wr_busy_get(wr);
+	rcu_read_unlock();
+	return wr;
 }
 
 static void smc_wr_busy_put(struct smc_wr *wr)
 {
-	if (atomic_dec_and_test(&wr->busy) && smc_wr_is_down(wr))
+	int left;
+
+	/* the grace period before any free covers the wake-up below */
+	rcu_read_lock();
+	left = atomic_dec_return(&wr->busy);
+	if (!left)		/* the link let go: the last one out frees */
+		queue_work(smc_lgr_wq, &wr->free_work);
+	else if (left == 1 && smc_wr_is_down(wr))
 		wake_up_all(&wr->wait);
+	rcu_read_unlock();
 }
 
-/* busy_get, but only while the link is up: false (and nothing held) if not */
-static bool smc_wr_busy_get_up(struct smc_wr *wr)
+/* smc_wr_get(), but only while the link is up: NULL (nothing held) if not */
+static struct smc_wr *smc_wr_get_up(struct smc_link *link)
 {
-	smc_wr_busy_get(wr);
-	if (!smc_wr_is_down(wr))
-		return true;
+	struct smc_wr *wr = smc_wr_get(link);
+
+	if (!wr || !smc_wr_is_down(wr))
+		return wr;
 	smc_wr_busy_put(wr);
-	return false;
+	return NULL;
 }
 
 bool smc_wr_hold(struct smc_link *link)
 {
-	struct smc_wr *wr = link->wr;
-
-	return wr && smc_wr_busy_get_up(wr);
+	return smc_wr_get_up(link);
 }
 
 void smc_wr_slot_wait(struct smc_link *link, long timeo)
 {
-	struct smc_wr *wr = link->wr;
+	/*
+	 * Our count keeps link->wr in place: smc_wr_link_destroy() clears
+	 * it only after waiting for the senders inside (bounded; if it
+	 * gives up first, our count and @wr stay behind).
+	 */
+	struct smc_wr *wr = READ_ONCE(link->wr);
 
+	if (!wr)
+		return;
 	wait_event_timeout(wr->wait, smc_wr_is_down(wr) ||
 			   find_first_zero_bit(wr->tx_used, SMC_WR_SLOTS) <
 			   SMC_WR_SLOTS, timeo);
@@ -273,12 +335,19 @@ static void smc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct smc_wr_tx *tx = container_of(wc->wr_cqe, struct smc_wr_tx, cqe);
 	struct smc_wr *wr = tx->wr;
-	struct smc_link *link = wr->link;
-	struct smc_lgr *lgr = link->lgr;
+	struct smc_link *link;
+	struct smc_lgr *lgr;
 	u32 token = tx->token;
 	u64 cookie = tx->cookie;
 	int status = 0;
 
+	if (test_bit(SMC_WR_DETACHED, &wr->flags)) {
+		/* a straggler's flush after the link let go */
+		smc_wr_slot_put(wr, tx - wr->tx);
+		goto out;
+	}
+	link = wr->link;
+	lgr = link->lgr;
 	if (wc->status == IB_WC_SUCCESS) {
 		link->tx_msgs++;
 		link->tx_bytes += tx->bytes;
@@ -297,6 +366,7 @@ static void smc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 			smc_conn_tx_done(c, cookie, status);
 		read_unlock(&lgr->conns_lock);
 	}
+out:
 	atomic_dec(&wr->posted);
 	wake_up(&wr->wait);
 }
@@ -314,22 +384,25 @@ static int smc_wr_post(struct smc_link *link, const struct smc_wr_write *writes,
 		       unsigned int nwrites, const void *msg, u32 len,
 		       u32 token, u64 cookie, long timeo)
 {
-	struct smc_wr *wr = link->wr;
 	bool big = len > SMC_WR_TX_SIZE;
 	const struct ib_send_wr *bad = NULL;
 	struct ib_send_wr *first;
 	struct smc_wr_tx *tx;
+	struct smc_wr *wr;
 	unsigned int i, n;
 	int idx, rc;
 
-	if (!wr)
-		return -ENOLINK;
 	if (!msg || !len || nwrites > SMC_WR_MAX_WRITES)
 		return -EINVAL;
-	if (big && (!wr->v2 || nwrites || len > SMC_WR_V2_LEN))
-		return -EINVAL;
-
-	smc_wr_busy_get(wr);
+	wr = smc_wr_get(link);	/* @wr stays ours until the busy_put */
+	if (!wr)
+		return -ENOLINK;
+	if (timeo)		/* a sender that may sleep */
+		smc_faultinj_wr_delay();
+	if (big && (!wr->v2 || nwrites || len > SMC_WR_V2_LEN)) {
+		rc = -EINVAL;
+		goto out;
+	}
 	idx = smc_wr_slot_get(wr, big, timeo);
 	if (idx < 0) {
 		rc = idx;
@@ -482,6 +555,8 @@ static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smc_wr *wr = rx->wr;
 	u32 len = wc->byte_len;
 
+	if (test_bit(SMC_WR_DETACHED, &wr->flags))
+		goto out;
 	if (wc->status != IB_WC_SUCCESS) {
 		smc_wr_wc_error(wr, wc, "receive");
 		goto out;
@@ -507,7 +582,7 @@ static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (!smc_wr_is_down(wr) && smc_wr_rx_post(rx)) {
 		ibdev_warn_ratelimited(wr->ibdev,
 				       "smc: link %u: receive repost failed\n",
-				       wr->link->link_id);
+				       smc_wr_id(wr));
 		smc_wr_fail(wr);
 	}
 out:
@@ -548,6 +623,7 @@ static int smc_wr_reg_locked(struct smc_wr *wr, struct ib_mr *mr)
 	};
 	int rc;
 
+	lockdep_assert_held(&wr->reg_mutex);
 	if (smc_wr_is_down(wr))
 		return -ENOLINK;
 	reinit_completion(&wr->reg_done);
@@ -561,7 +637,7 @@ static int smc_wr_reg_locked(struct smc_wr *wr, struct ib_mr *mr)
 	if (!wait_for_completion_timeout(&wr->reg_done, SMC_WR_REG_TIMEO)) {
 		ibdev_warn(wr->ibdev,
 			   "smc: link %u: memory registration timed out\n",
-			   wr->link->link_id);
+			   smc_wr_id(wr));
 		smc_wr_fail(wr);
 		smc_wr_qp_error(wr);
 		return -ETIMEDOUT;
@@ -640,17 +716,15 @@ err:
 
 int smc_wr_buf_map(struct smc_link *link, struct smc_buf *buf)
 {
-	struct smc_wr *wr = link->wr;
 	struct ib_mr *mr = NULL;
+	struct smc_wr *wr;
 	u64 dma;
 	int rc;
 
-	if (!wr)
-		return -ENOLINK;
 	if (buf->map[link->idx].mapped)
 		return 0;
-
-	if (!smc_wr_busy_get_up(wr))
+	wr = smc_wr_get_up(link);
+	if (!wr)
 		return -ENOLINK;
 	dma = ib_dma_map_single(wr->ibdev, buf->cpu_addr, buf->size,
 				buf->rmb ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE);
@@ -686,8 +760,16 @@ void smc_wr_buf_unmap(struct smc_link *link, struct smc_buf *buf)
 	struct smc_wr *wr = link->wr;
 	struct ib_mr *mr = buf->map[link->idx].mr;
 
+	lockdep_assert_held(&link->lgr->bufs_mutex);
 	if (!wr || !buf->map[link->idx].mapped)
 		return;
+	/* the test flavour checks the teardown order: drained, then unmapped */
+	WARN_ONCE(IS_ENABLED(CONFIG_SMC_TESTHOOKS) &&
+		  (link->lgr->freeing ||
+		   READ_ONCE(link->state) == SMC_LINK_DOWN) &&
+		  !test_bit(SMC_WR_QUIESCED, &wr->flags),
+		  "smc: link %u: buffer unmapped before its QP was drained\n",
+		  link->link_id);
 	if (mr) {
 		struct smc_wr_mr *e;
 		bool stale = false;
@@ -710,6 +792,37 @@ void smc_wr_buf_unmap(struct smc_link *link, struct smc_buf *buf)
 	memset(&buf->map[link->idx], 0, sizeof(buf->map[link->idx]));
 }
 
+void smc_wr_buf_sync(struct smc_lgr *lgr, struct smc_buf *buf, u32 off,
+		     u32 len, bool for_cpu)
+{
+	enum dma_data_direction dir = buf->rmb ? DMA_BIDIRECTIONAL :
+						 DMA_TO_DEVICE;
+	struct smc_wr *wr;
+	u64 dma;
+	int i;
+
+	if (!len || off >= buf->size)
+		return;
+	len = min(len, buf->size - off);
+	smc_faultinj_buf_sync(for_cpu);
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		/* the RCU section keeps @wr, so its device, while we sync */
+		rcu_read_lock();
+		wr = READ_ONCE(lgr->links[i].wr);
+		dma = READ_ONCE(buf->map[i].dma_addr);
+		if (wr && dma && READ_ONCE(buf->map[i].mapped)) {
+			if (for_cpu)
+				ib_dma_sync_single_for_cpu(wr->ibdev, dma + off,
+							   len, dir);
+			else
+				ib_dma_sync_single_for_device(wr->ibdev,
+							      dma + off, len,
+							      dir);
+		}
+		rcu_read_unlock();
+	}
+}
+
 /* ---- QP states ---- */
 
 static void smc_wr_qp_event(struct ib_event *ev, void *ctx)
@@ -724,8 +837,7 @@ static void smc_wr_qp_event(struct ib_event *ev, void *ctx)
 		if (smc_wr_is_down(wr))
 			break;
 		ibdev_warn_ratelimited(wr->ibdev, "smc: link %u: %s\n",
-				       wr->link->link_id,
-				       ib_event_msg(ev->event));
+				       smc_wr_id(wr), ib_event_msg(ev->event));
 		smc_wr_fail(wr);
 		break;
 	default:
@@ -770,7 +882,6 @@ int smc_wr_qp_rtr(struct smc_link *link)
 
 int smc_wr_qp_rts(struct smc_link *link)
 {
-	struct smc_wr *wr = link->wr;
 	struct ib_qp_attr attr = {
 		.qp_state = IB_QPS_RTS,
 		.timeout = SMC_WR_QP_TIMEOUT,
@@ -780,11 +891,12 @@ int smc_wr_qp_rts(struct smc_link *link)
 		.max_rd_atomic = SMC_WR_QP_RD_ATOMIC,
 	};
 	struct smc_wr_mr *e, *tmp;
+	struct smc_wr *wr;
 	int rc;
 
+	wr = smc_wr_get(link);
 	if (!wr)
 		return -ENOLINK;
-	smc_wr_busy_get(wr);
 	mutex_lock(&wr->reg_mutex);
 	rc = ib_modify_qp(wr->qp, &attr,
 			  IB_QP_STATE | IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
@@ -965,7 +1077,7 @@ static void smc_wr_free(struct smc_wr *wr)
 	if (wr->qp && ib_destroy_qp(wr->qp)) {
 		/* still attached to the CQ and the PD: leak, do not free */
 		ibdev_err(wr->ibdev, "smc: link %u: QP not destroyed\n",
-			  wr->link->link_id);
+			  smc_wr_id(wr));
 		return;
 	}
 	if (wr->cq)
@@ -978,7 +1090,20 @@ static void smc_wr_free(struct smc_wr *wr)
 	smc_wr_free_bufs(wr);
 	if (wr->pd)
 		ib_dealloc_pd(wr->pd);
+	if (wr->dev)
+		smc_ib_put(wr->dev);
 	kvfree(wr);
+}
+
+/* The last sender out after smc_wr_link_destroy() gave up waiting. */
+static void smc_wr_free_work(struct work_struct *work)
+{
+	struct smc_wr *wr = container_of(work, struct smc_wr, free_work);
+
+	synchronize_rcu();	/* every busy_put is past its wake-up */
+	ibdev_info(wr->ibdev, "smc: link %u: freed after its last sender left\n",
+		   wr->link_id);
+	smc_wr_free(wr);
 }
 
 int smc_wr_link_init(struct smc_link *link)
@@ -1000,6 +1125,8 @@ int smc_wr_link_init(struct smc_link *link)
 	wr->link = link;
 	wr->ibdev = ibdev;
 	wr->v2 = link->lgr->version == SMC_V2;
+	atomic_set(&wr->busy, 1);	/* the link's own */
+	INIT_WORK(&wr->free_work, smc_wr_free_work);
 	init_waitqueue_head(&wr->wait);
 	mutex_init(&wr->reg_mutex);
 	init_completion(&wr->reg_done);
@@ -1054,26 +1181,59 @@ err:
 	return rc;
 }
 
+/*
+ * See wr.h.  Sleeps; the callers serialise it against smc_wr_link_init(),
+ * buffer mapping and smc_wr_link_destroy() of the same link.
+ */
+void smc_wr_link_quiesce(struct smc_link *link)
+{
+	struct smc_wr *wr = link->wr;
+
+	if (!wr || test_and_set_bit(SMC_WR_QUIESCED, &wr->flags))
+		return;
+	smc_wr_link_down(link);
+	smp_mb();	/* down before reading busy; pairs with smc_wr_busy_get() */
+	/* flushes what is posted, a registration someone waits for too */
+	smc_wr_qp_error(wr);
+	if (!wait_event_timeout(wr->wait, atomic_read(&wr->busy) == 1,
+				SMC_WR_DRAIN_TIMEO))
+		ibdev_warn(wr->ibdev, "smc: link %u: senders still busy\n",
+			   link->link_id);
+	if (!wait_event_timeout(wr->wait, !atomic_read(&wr->posted),
+				SMC_WR_DRAIN_TIMEO))
+		ibdev_warn(wr->ibdev,
+			   "smc: link %u: %d work requests not completed\n",
+			   link->link_id, atomic_read(&wr->posted));
+}
+
 void smc_wr_link_destroy(struct smc_link *link)
 {
 	struct smc_wr *wr = link->wr;
 
 	if (!wr)
 		return;
-	smc_wr_link_down(link);
-	smp_mb();	/* down before reading busy; pairs with smc_wr_post() */
-	if (!wait_event_timeout(wr->wait, !atomic_read(&wr->busy),
-				SMC_WR_DRAIN_TIMEO))
-		ibdev_warn(wr->ibdev, "smc: link %u: senders still busy\n",
-			   link->link_id);
-	smc_wr_qp_error(wr);
-	if (!wait_event_timeout(wr->wait, !atomic_read(&wr->posted),
-				SMC_WR_DRAIN_TIMEO))
-		ibdev_warn(wr->ibdev,
-			   "smc: link %u: %d work requests not completed\n",
-			   link->link_id, atomic_read(&wr->posted));
-	link->wr = NULL;
+	smc_wr_link_quiesce(link);
+	/*
+	 * From here on nothing of @wr may refer to @link, which may get a new
+	 * smc_wr (or its lgr be freed) as soon as we return.
+	 */
+	wr->link_id = link->link_id;
+	set_bit(SMC_WR_DETACHED, &wr->flags);
+	WRITE_ONCE(link->wr, NULL);
 	link->qp = NULL;
 	link->pd = NULL;
+	synchronize_rcu();	/* nobody takes a new count from now on */
+	if (atomic_read(&wr->busy) > 1 && link->dev) {
+		/* the last sender may free: the device must stay until then */
+		smc_ib_hold(link->dev);
+		wr->dev = link->dev;
+	}
+	if (!atomic_dec_and_test(&wr->busy)) {
+		ibdev_warn(wr->ibdev,
+			   "smc: link %u: a sender is still inside, it frees the link when it leaves\n",
+			   wr->link_id);
+		return;
+	}
+	synchronize_rcu();	/* the last busy_put is past its wake-up */
 	smc_wr_free(wr);
 }

@@ -22,10 +22,18 @@
 int smc_wr_link_init(struct smc_link *link);
 
 /*
- * Move the QP to the error state, wait (bounded) until every posted work
- * request has completed, and free everything smc_wr_link_init() created.
- * Buffers mapped on the link must have been unmapped before.  Sleeps.
+ * smc_wr_link_quiesce(): mark the link down, move the QP to the error
+ * state, wait (bounded) until the senders inside have left and every
+ * posted work request has completed.  Afterwards the device no longer
+ * touches the link's buffers: only then may they be unmapped.  Sleeps;
+ * once per link (later calls return at once).
+ *
+ * smc_wr_link_destroy(): quiesce if not yet done, then free everything
+ * smc_wr_link_init() created; buffers mapped on the link must have been
+ * unmapped before.  A sender still inside after the bounded wait frees
+ * it when it leaves; nothing is ever freed under a sender.  Sleeps.
  */
+void smc_wr_link_quiesce(struct smc_link *link);
 void smc_wr_link_destroy(struct smc_link *link);
 
 /* QP state changes from link.c: RTR with link->peer, then RTS. */
