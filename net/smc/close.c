@@ -24,9 +24,10 @@
 #define SMC_CLOSE_ORPHAN_TIME	(60 * HZ)
 #define SMC_CLOSE_ABORT_WAIT	(2 * HZ)
 
-/* conn->lock held: may the connection's resources go? */
+/* May the connection's resources go? */
 static bool smc_close_done(struct smc_conn *conn)
 {
+	lockdep_assert_held(&conn->lock);
 	if (conn->dead)
 		return true;
 	if (conn->tx_done != conn->tx_written)

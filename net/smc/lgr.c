@@ -21,12 +21,14 @@
  *                          flow uses a link while it is destroyed.
  *   lgr->bufs_mutex        sndbufs, rmbs and their mappings; may be taken
  *                          under llc_mutex.
- *   smc_lgrs_lock (BH)     the list, lgr ids; innermost, never sleeps.
+ *   smc_lgrs_lock (BH)     the list, lgr ids, the limits; conns_lock
+ *                          nests inside it (smc_lgr_find()).
  *   lgr->conns_lock (BH)   conns, conns_num, terminating; taken in
  *                          softirq by wr.c for CDC dispatch, which then
  *                          takes conn->lock: never the other way round.
  *   lgr->rtokens_lock (BH) the peer's RMB tokens; innermost, so the send
  *                          path may look a token up under conn->lock.
+ * The module's whole lock order: Documentation/networking/smc.rst.
  * Link states are written with WRITE_ONCE (smc_lgr_link_failed() runs in
  * softirq) and read with READ_ONCE.
  */
@@ -722,13 +724,14 @@ void smc_lgr_terminate_port(struct smc_ib_dev *dev, u8 port)
 /* ------------------------------------------------------------------ */
 /* further links (llc.c's ADD_LINK and DELETE_LINK flows)              */
 
-/* Map every buffer of @lgr on @link; bufs_mutex held. */
+/* Map every buffer of @lgr on @link. */
 static int smc_lgr_map_bufs(struct smc_lgr *lgr, struct smc_link *link)
 {
 	struct list_head *heads[] = { &lgr->sndbufs, &lgr->rmbs };
 	struct smc_buf *buf;
 	int h, rc;
 
+	lockdep_assert_held(&lgr->bufs_mutex);
 	for (h = 0; h < ARRAY_SIZE(heads); h++) {
 		list_for_each_entry(buf, heads[h], list) {
 			rc = smc_wr_buf_map(link, buf);
@@ -960,13 +963,14 @@ static struct smc_lgr_conn *smc_lgr_conn_search(struct smc_lgr *lgr,
 
 /**
  * smc_lgr_conn_lookup() - the connection holding a token
- * @lgr: the link group, conns_lock held
+ * @lgr: the link group (its conns_lock held)
  * @token: our alert token
  *
  * Return: the connection or NULL.
  */
 struct smc_lgr_conn *smc_lgr_conn_lookup(struct smc_lgr *lgr, u32 token)
 {
+	lockdep_assert_held(&lgr->conns_lock);
 	return smc_lgr_conn_search(lgr, token);
 }
 
@@ -1262,12 +1266,12 @@ int smc_buf_confirm_rkey(struct smc_lgr *lgr, struct smc_buf *rmb)
 /* ------------------------------------------------------------------ */
 /* peer RMB tokens                                                     */
 
-/* rtokens_lock held */
 static int __smc_rtoken_add(struct smc_lgr *lgr, u8 link_idx, u64 vaddr,
 			    u32 rkey)
 {
 	int i;
 
+	lockdep_assert_held(&lgr->rtokens_lock);
 	for_each_set_bit(i, lgr->rtokens_used, SMC_RMBS_MAX) {
 		if (lgr->rtokens[i][link_idx].rkey == rkey &&
 		    lgr->rtokens[i][link_idx].vaddr == vaddr)
@@ -1530,7 +1534,7 @@ static bool smc_lgr_copy_link(struct smc_link *link,
 	return true;
 }
 
-/* The lgr's own fields and links; smc_lgrs_lock held. */
+/* The lgr's own fields and links. */
 static bool smc_lgr_copy(struct smc_lgr *lgr, struct smc_lgr_info *info)
 {
 	bool ok = false;
@@ -1625,6 +1629,7 @@ bool smc_lgr_link_info(struct smc_lgr *lgr, struct smc_link *link,
 {
 	bool ok = false;
 
+	lockdep_assert_held(&smc_lgrs_lock);
 	read_lock_bh(&lgr->conns_lock);
 	if (!lgr->terminating && link->lgr == lgr)
 		ok = smc_lgr_copy_link(link, info);

@@ -46,7 +46,7 @@ static bool smc_tx_user_nodelay(struct smc_sock *smc)
 }
 
 /*
- * conn->lock held.  Autocorking: while a message with data is still in
+ * Autocorking: while a message with data is still in
  * flight, small writes wait for its completion (which pushes them, see
  * smc_conn_tx_done()) and go out together.  An RDMA write completes only
  * when the peer has acknowledged it, a round trip, so this is Nagle's
@@ -58,6 +58,7 @@ bool smc_tx_autocork(struct smc_conn *conn)
 	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
 	u32 limit = READ_ONCE(smc_net_cfg(sock_net(&smc->sk))->autocorking_size);
 
+	lockdep_assert_held(&conn->lock);
 	return limit && !READ_ONCE(conn->tx_nodelay) &&
 	       conn->tx_written != conn->tx_done &&
 	       conn->tx_queued - conn->tx_written < min(limit,
@@ -84,31 +85,34 @@ static u32 smc_tx_space(struct smc_conn *conn)
 	return conn->sndbuf->size - (u32)(conn->tx_queued - conn->tx_done);
 }
 
-/* conn->lock held.  Nothing more may be sent (smc_tx_error() says why). */
+/* Nothing more may be sent (smc_tx_error() says why). */
 static bool smc_tx_stopped(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
 
+	lockdep_assert_held(&conn->lock);
 	return READ_ONCE(sk->sk_err) || (sk->sk_shutdown & SEND_SHUTDOWN) ||
 	       conn->local_done_writing || conn->local_abort ||
 	       conn->tx_reset || conn->peer_abort || conn->dead;
 }
 
 /*
- * conn->lock held.  TCP's rule: a pending error is reported (once),
- * otherwise a socket that cannot send any more gives EPIPE.
+ * TCP's rule: a pending error is reported (once), otherwise a socket that
+ * cannot send any more gives EPIPE.
  */
 static int smc_tx_error(struct smc_sock *smc)
 {
+	lockdep_assert_held(&smc->conn.lock);
 	if (smc_tx_stopped(smc))
 		return sock_error(&smc->sk) ?: -EPIPE;
 	return 0;
 }
 
-/* conn->lock held.  No RDMA write reads the send buffer, none will again. */
+/* No RDMA write reads the send buffer, none will again. */
 static bool smc_tx_idle(struct smc_conn *conn)
 {
+	lockdep_assert_held(&conn->lock);
 	return conn->tx_done == conn->tx_queued && !conn->tx_replay;
 }
 
@@ -176,7 +180,7 @@ static void smc_tx_grow(struct smc_sock *smc, size_t want, long *timeo)
 }
 
 /*
- * conn->lock held.  The peer has closed: TCP would answer data sent now
+ * The peer has closed: TCP would answer data sent now
  * with a reset, which discards what is unsent and gives EPIPE.  Play that
  * reset here rather than wait for one: a peer running another
  * implementation never aborts (and Linux 6.12's smc.ko misbehaves when it
@@ -187,6 +191,7 @@ static void smc_tx_peer_gone(struct smc_sock *smc)
 	struct smc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
 
+	lockdep_assert_held(&conn->lock);
 	if (!conn->peer_closed || conn->peer_abort || conn->tx_reset)
 		return;
 	conn->tx_reset = true;
