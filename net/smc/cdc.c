@@ -294,19 +294,19 @@ void smc_conn_tx_work(struct work_struct *work)
 	struct smc_conn *conn = container_of(work, struct smc_conn, tx_work);
 	unsigned long end = jiffies + 10 * HZ;
 	struct smc_link *link;
-	bool held;
+	struct smc_wr *held;
 	int rc;
 
 	do {
 		spin_lock_bh(&conn->lock);
 		rc = conn->tx_blocked ? smc_cdc_push_locked(conn, true) : 0;
 		link = conn->lc.link;
-		held = rc == -EAGAIN && link && smc_wr_hold(link);
+		held = rc == -EAGAIN && link ? smc_wr_hold(link) : NULL;
 		spin_unlock_bh(&conn->lock);
 		if (rc != -EAGAIN)
-			return;
+			return;		/* nothing held then */
 		if (held)
-			smc_wr_slot_wait(link, clamp_t(long, end - jiffies, 1,
+			smc_wr_slot_wait(held, clamp_t(long, end - jiffies, 1,
 						       HZ));
 		else
 			usleep_range(50, 200);

@@ -330,13 +330,14 @@ int smc_wr_write_send(struct smc_link *link, const struct smc_wr_write *writes,
 		      u32 token, u64 cookie, long timeo);
 /*
  * For a sender that cannot sleep where it posts: smc_wr_hold() (where the
- * post happens, e.g. under conn->lock) keeps @link's work request state
- * alive, false when the link is down; smc_wr_slot_wait() then sleeps
- * until a completion frees a send slot (not reserved: the next post may
- * still find none), the link goes down or @timeo passes, and lets go.
+ * post happens, e.g. under conn->lock) pins @link's work request state and
+ * returns it, NULL when the link is down; smc_wr_slot_wait() then sleeps
+ * on that state until a completion frees a send slot (not reserved: the
+ * next post may still find none), the link goes down or @timeo passes,
+ * and lets go of it.  The link itself may be gone by then.
  */
-bool smc_wr_hold(struct smc_link *link);
-void smc_wr_slot_wait(struct smc_link *link, long timeo);
+struct smc_wr *smc_wr_hold(struct smc_link *link);
+void smc_wr_slot_wait(struct smc_wr *wr, long timeo);
 
 /*
  * Callbacks into the connection layer (cdc.c), softirq context with

@@ -309,22 +309,18 @@ static struct smc_wr *smc_wr_get_up(struct smc_link *link)
 	return NULL;
 }
 
-bool smc_wr_hold(struct smc_link *link)
+struct smc_wr *smc_wr_hold(struct smc_link *link)
 {
 	return smc_wr_get_up(link);
 }
 
-void smc_wr_slot_wait(struct smc_link *link, long timeo)
+void smc_wr_slot_wait(struct smc_wr *wr, long timeo)
 {
 	/*
-	 * Our count keeps link->wr in place: smc_wr_link_destroy() clears
-	 * it only after waiting for the senders inside (bounded; if it
-	 * gives up first, our count and @wr stay behind).
+	 * Our count keeps @wr alive, whatever happens to its link meanwhile:
+	 * smc_wr_link_destroy() leaves it to the last sender when it gives
+	 * up waiting.
 	 */
-	struct smc_wr *wr = READ_ONCE(link->wr);
-
-	if (!wr)
-		return;
 	wait_event_timeout(wr->wait, smc_wr_is_down(wr) ||
 			   find_first_zero_bit(wr->tx_used, SMC_WR_SLOTS) <
 			   SMC_WR_SLOTS, timeo);
