@@ -30,6 +30,7 @@
 #define SMC_CORE_H
 
 #include <linux/atomic.h>
+#include <linux/in6.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -148,6 +149,7 @@ struct smc_lgr {
 	u8 peer_systemid[SMC_CLC_SYSTEMID_LEN];
 	u8 peer_gid[SMC_IB_GID_LEN];	/* the first link's peer GID */
 	u8 peer_mac[ETH_ALEN];	/* v1: lgr match also by MAC */
+	struct in6_addr peer_addr;	/* TCP peer (IPv4 v4-mapped) */
 	unsigned short vlan;
 	u8 pnetid[SMC_IB_PNETID_LEN];	/* the first link's port's, NUL padded */
 	u8 max_conns;
@@ -184,11 +186,12 @@ struct smc_lgr {
  *
  * smc_lgr_find(): an lgr in @role with the peer's identity that is not
  * terminating, has an active link and room for one more connection; the
- * caller gets a reference.  For v1 also the peer MAC must match.
+ * caller gets a reference.  For v1 also the peer MAC must match, and
+ * always the TCP peer address of the handshake (smc_lgr_matches()).
  * smc_lgr_create(): a new lgr with one link in SMC_LINK_INIT on @dev/@port
  * (QP created, receive buffers posted), listed, with one reference for the
- * caller.  The caller serialises find+create per role with
- * smc_lgr_pending_lock(server).
+ * caller.  The caller serialises find+create with the same peer with
+ * smc_lgr_pending_lock().
  */
 struct smc_lgr_key {
 	struct net *net;
@@ -197,7 +200,18 @@ struct smc_lgr_key {
 	u8 peer_systemid[SMC_CLC_SYSTEMID_LEN];
 	u8 peer_gid[SMC_IB_GID_LEN];
 	u8 peer_mac[ETH_ALEN];
+	struct in6_addr peer_addr;	/* the clcsock's peer, IPv4 v4-mapped */
 	unsigned short vlan;
+};
+
+/* A handshake's claim on creating or joining a link group with one peer. */
+struct smc_lgr_pending {
+	struct list_head list;	/* on the claims list while held */
+	struct net *net;
+	bool server;
+	bool held;
+	struct in6_addr peer_addr;
+	u8 peer_systemid[SMC_CLC_SYSTEMID_LEN];
 };
 
 struct smc_lgr_local {		/* our end of the first link */
@@ -215,12 +229,17 @@ struct smc_lgr_local {		/* our end of the first link */
 
 int smc_lgr_init(void);
 void smc_lgr_exit(void);	/* terminates and frees every lgr */
-void smc_lgr_pending_lock(bool server);
-void smc_lgr_pending_unlock(bool server);
+int smc_lgr_pending_lock(struct smc_lgr_pending *p,
+			 const struct smc_lgr_key *key, long timeout);
+void smc_lgr_pending_unlock(struct smc_lgr_pending *p);
+bool smc_lgr_matches(struct smc_lgr *lgr, const struct smc_lgr_key *key);
 struct smc_lgr *smc_lgr_find(const struct smc_lgr_key *key);
 struct smc_lgr *smc_lgr_create(const struct smc_lgr_key *key,
 			       const struct smc_lgr_local *local);
 void smc_lgr_put(struct smc_lgr *lgr);
+#if IS_ENABLED(CONFIG_SMC_KUNIT_TEST)
+struct smc_lgr *smc_lgr_create_linkless(const struct smc_lgr_key *key);
+#endif
 /* Terminate: links down, every connection told via smc_conn_lgr_gone(). */
 void smc_lgr_terminate(struct smc_lgr *lgr, bool notify_peer);
 /* Terminate every lgr using @dev (device removal). Process context. */
@@ -261,6 +280,16 @@ void smc_buf_put(struct smc_lgr *lgr, struct smc_buf *buf);
 int smc_buf_confirm_rkey(struct smc_lgr *lgr, struct smc_buf *rmb);
 
 /*
+ * wr.c -- ownership of @len bytes of @buf at @off, on every link the
+ * buffer is mapped on: to the CPU before it reads what a device wrote
+ * (@for_cpu) or writes where a device reads, and back to the devices
+ * afterwards.  Any context; a mapping that goes away meanwhile is
+ * skipped.
+ */
+void smc_wr_buf_sync(struct smc_lgr *lgr, struct smc_buf *buf, u32 off,
+		     u32 len, bool for_cpu);
+
+/*
  * Peer RMB tokens.  smc_rtoken_add(): record the peer's RMB (@vaddr,
  * @rkey as valid on @link), or find it when known; returns the index or a
  * negative errno.  smc_rtoken_get(): the token for link @link_idx.
@@ -277,16 +306,6 @@ bool smc_rtoken_get(struct smc_lgr *lgr, int idx, u8 link_idx,
  */
 int smc_link_rtr(struct smc_link *link, const struct smc_link_peer *peer);
 int smc_link_rts(struct smc_link *link);
-
-/*
- * wr.c -- ownership of @len bytes of @buf at @off, on every link the
- * buffer is mapped on: to the CPU before it reads what a device wrote
- * (@for_cpu) or writes where a device reads, and back to the devices
- * afterwards.  Any context; a mapping that goes away meanwhile is
- * skipped.
- */
-void smc_wr_buf_sync(struct smc_lgr *lgr, struct smc_buf *buf, u32 off,
-		     u32 len, bool for_cpu);
 
 /*
  * llc.c -- the first link's confirmation.  Client: wait for the server's

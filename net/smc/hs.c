@@ -11,10 +11,13 @@
  * gathers the local facts, does the I/O and sets up the link group, the
  * link and the buffers.
  *
- * First contact and reuse are decided under the link group layer's
- * per-role pending lock, so two handshakes to the same peer never both
- * create a link group, and a link group being confirmed is not reused
- * before it works.
+ * First contact and reuse are decided under a claim on the peer (the link
+ * group layer's smc_lgr_pending_lock(), per namespace, role, TCP peer
+ * address and peer system id), so two handshakes to the same peer never
+ * both create a link group, and a link group being confirmed is not
+ * reused before it works.  A first contact keeps the claim until its link
+ * is up or given up; a reuse gives it back once its connection is
+ * attached.  Handshakes with other peers never wait for each other.
  */
 #include <linux/inetdevice.h>
 #include <linux/slab.h>
@@ -361,7 +364,10 @@ static int smc_hs_send_ac(struct smc_sock *smc, struct smc_hs *hs,
 	return smc_clc_send(smc->clcsock, hs->buf, len);
 }
 
-/* Give up a connection that did not make it; lgr pending lock held. */
+/*
+ * Give up a connection that did not make it.  A first contact still holds
+ * its claim on the peer, so nobody has joined the link group meanwhile.
+ */
 static void smc_hs_undo(struct smc_sock *smc, struct smc_lgr *lgr,
 			bool first_contact)
 {
@@ -452,13 +458,34 @@ static void smc_hs_late(struct smc_sock *smc, struct smc_hs *hs, u8 owed,
 	if (len > 0 && (hdr.type == SMC_CLC_DECLINE ||
 			(owed_ok && hdr.type == owed)))
 		return;
+	/* neither SMC-R nor a stream TCP could carry on with */
+	smc_stats_hs_error(sock_net(&smc->sk), smc->server);
 	tcp_abort(smc->clcsock->sk, ETIMEDOUT);
+}
+
+/*
+ * How long a handshake waits for another one with the same peer: the peer
+ * gives up on us after one CLC wait anyway.
+ */
+#define SMC_HS_PENDING_WAIT	SMC_CLC_WAIT_TIME
+
+/* The TCP peer's address, IPv4 as v4-mapped, for the link group key. */
+static void smc_hs_peer_addr(const struct sock *clcsk, struct in6_addr *a)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	if (clcsk->sk_family == AF_INET6) {
+		*a = clcsk->sk_v6_daddr;
+		return;
+	}
+#endif
+	ipv6_addr_set_v4mapped(inet_sk(clcsk)->inet_daddr, a);
 }
 
 /* Client, after the accept: link group, buffers, confirm, first link. */
 static u32 smc_hs_client_rdma(struct smc_sock *smc, struct smc_hs *hs)
 {
 	struct smc_clc_accept_confirm *acc = &hs->ac, *cf = &hs->cf;
+	struct smc_lgr_pending pending = {};
 	struct smc_lgr_key key = {};
 	struct smc_link_peer peer = {};
 	struct smc_lgr *lgr = NULL;
@@ -474,6 +501,7 @@ static u32 smc_hs_client_rdma(struct smc_sock *smc, struct smc_hs *hs)
 	memcpy(key.peer_systemid, acc->id_for_peer, SMC_CLC_SYSTEMID_LEN);
 	memcpy(key.peer_gid, acc->gid, SMC_CLC_GID_LEN);
 	memcpy(key.peer_mac, acc->mac, ETH_ALEN);
+	smc_hs_peer_addr(smc->clcsock->sk, &key.peer_addr);
 	key.vlan = hs->vlan;
 
 	peer.qpn = acc->qpn;
@@ -489,7 +517,8 @@ static u32 smc_hs_client_rdma(struct smc_sock *smc, struct smc_hs *hs)
 			return reason;
 	}
 
-	smc_lgr_pending_lock(false);
+	if (smc_lgr_pending_lock(&pending, &key, SMC_HS_PENDING_WAIT))
+		return SMC_CLC_DECL_INTERR;
 	if (first) {
 		lgr = smc_hs_lgr_create(hs, &key, direct);
 		if (!lgr) {
@@ -521,9 +550,13 @@ static u32 smc_hs_client_rdma(struct smc_sock *smc, struct smc_hs *hs)
 			reason = SMC_CLC_DECL_ERR_RDYLNK;
 			goto out;
 		}
-	} else if (smc_buf_confirm_rkey(lgr, smc->conn.rmb)) {
-		reason = SMC_CLC_DECL_ERR_REGBUF;
-		goto out;
+	} else {
+		if (smc_buf_confirm_rkey(lgr, smc->conn.rmb)) {
+			reason = SMC_CLC_DECL_ERR_REGBUF;
+			goto out;
+		}
+		/* joined a working link group: others may join it too */
+		smc_lgr_pending_unlock(&pending);
 	}
 
 	memset(cf, 0, sizeof(*cf));
@@ -547,12 +580,12 @@ static u32 smc_hs_client_rdma(struct smc_sock *smc, struct smc_hs *hs)
 		}
 		smc->conn.rmb->rkey_confirmed = true;
 	}
-	smc_lgr_pending_unlock(false);
+	smc_lgr_pending_unlock(&pending);
 	smc_lgr_put(lgr);	/* the connection holds its own */
 	return 0;
 out:
 	smc_hs_undo(smc, lgr, first);
-	smc_lgr_pending_unlock(false);
+	smc_lgr_pending_unlock(&pending);
 	return reason;
 }
 
@@ -580,6 +613,7 @@ u32 smc_hs_client(struct smc_sock *smc)
 	len = smc_clc_proposal_encode(&hs->prop, hs->buf, sizeof(hs->buf));
 	if (len < 0 || smc_clc_send(smc->clcsock, hs->buf, len)) {
 		reason = SMC_CLC_DECL_INTERR;
+		smc_stats_hs_error(sock_net(&smc->sk), false);
 		goto out;	/* the peer sees a broken stream or nothing */
 	}
 	len = smc_hs_recv(smc, hs, SMC_CLC_ACCEPT, SMC_CLC_DECL_TIMEOUT_AL);
@@ -621,6 +655,7 @@ static u32 smc_hs_server_rdma(struct smc_sock *smc, struct smc_hs *hs)
 {
 	struct smc_clc_proposal *p = &hs->prop;
 	struct smc_clc_accept_confirm *acc = &hs->ac, *cf = &hs->cf;
+	struct smc_lgr_pending pending = {};
 	struct smc_lgr_key key = {};
 	struct smc_link_peer peer = {};
 	struct smc_lgr *lgr;
@@ -638,6 +673,7 @@ static u32 smc_hs_server_rdma(struct smc_sock *smc, struct smc_hs *hs)
 	memcpy(key.peer_systemid, p->id_for_peer, SMC_CLC_SYSTEMID_LEN);
 	memcpy(key.peer_gid, v2 ? p->roce_gid : p->gid, SMC_CLC_GID_LEN);
 	memcpy(key.peer_mac, p->mac, ETH_ALEN);
+	smc_hs_peer_addr(smc->clcsock->sk, &key.peer_addr);
 	key.vlan = hs->vlan;
 	memcpy(peer_mac, p->mac, ETH_ALEN);
 	if (v2) {
@@ -648,7 +684,8 @@ static u32 smc_hs_server_rdma(struct smc_sock *smc, struct smc_hs *hs)
 			return reason;
 	}
 
-	smc_lgr_pending_lock(true);
+	if (smc_lgr_pending_lock(&pending, &key, SMC_HS_PENDING_WAIT))
+		return SMC_CLC_DECL_INTERR;
 	lgr = smc_lgr_find(&key);
 	if (!lgr) {
 		first = true;
@@ -668,9 +705,13 @@ static u32 smc_hs_server_rdma(struct smc_sock *smc, struct smc_hs *hs)
 	reason = smc_hs_conn_attach(smc, lgr, link);
 	if (reason)
 		goto out;
-	if (!first && smc_buf_confirm_rkey(lgr, smc->conn.rmb)) {
-		reason = SMC_CLC_DECL_ERR_REGBUF;
-		goto out;
+	if (!first) {
+		if (smc_buf_confirm_rkey(lgr, smc->conn.rmb)) {
+			reason = SMC_CLC_DECL_ERR_REGBUF;
+			goto out;
+		}
+		/* a working link group: the wait for the confirm is ours */
+		smc_lgr_pending_unlock(&pending);
 	}
 
 	memset(acc, 0, sizeof(*acc));
@@ -715,12 +756,12 @@ static u32 smc_hs_server_rdma(struct smc_sock *smc, struct smc_hs *hs)
 		}
 		smc->conn.rmb->rkey_confirmed = true;
 	}
-	smc_lgr_pending_unlock(true);
+	smc_lgr_pending_unlock(&pending);
 	smc_lgr_put(lgr);
 	return 0;
 out:
 	smc_hs_undo(smc, lgr, first);
-	smc_lgr_pending_unlock(true);
+	smc_lgr_pending_unlock(&pending);
 	return reason;
 }
 

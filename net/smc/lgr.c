@@ -14,8 +14,11 @@
  * reference.
  *
  * Locking:
- *   smc_lgr_pending[role]  serialises find+create per role (the handshake
- *                          holds it); outermost.
+ *   smc_lgr_pending entry  a handshake's claim on one peer (see
+ *                          smc_lgr_pending_lock()): find+create with the
+ *                          same peer are serialised; outermost.
+ *   smc_lgr_hs_lock        the list of such claims; innermost, never
+ *                          sleeps.
  *   lgr->llc_mutex         one local LLC flow at a time; taken by the
  *                          terminate work around link destruction, so no
  *                          flow uses a link while it is destroyed.
@@ -43,12 +46,14 @@
 #include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
+#include <net/ipv6.h>
 #include <net/net_namespace.h>
 
 #include "core.h"
 #include "wr.h"
 #include "llc.h"
 #include "pnet.h"
+#include "sysctl.h"
 #include "testhooks.h"
 #include "trace.h"
 
@@ -66,7 +71,10 @@ static DEFINE_SPINLOCK(smc_lgrs_lock);
 static u32 smc_lgr_num;			/* under smc_lgrs_lock */
 static atomic_t smc_lgr_count = ATOMIC_INIT(0);	/* allocated lgrs */
 static DECLARE_WAIT_QUEUE_HEAD(smc_lgr_waitq);	/* list/count changes */
-static struct mutex smc_lgr_pending[2];
+/* handshakes that may create or join a link group, one per peer */
+static LIST_HEAD(smc_lgr_hs_list);
+static DEFINE_SPINLOCK(smc_lgr_hs_lock);
+static DECLARE_WAIT_QUEUE_HEAD(smc_lgr_hs_waitq);
 #if IS_ENABLED(CONFIG_SMC_TESTHOOKS)
 /* debugfs smc/idle_secs: a shorter idle timeout for tests; 0: upstream's */
 static u32 smc_lgr_idle_secs;
@@ -130,22 +138,77 @@ static void smc_lgr_sched_terminate(struct smc_lgr *lgr)
 /* ------------------------------------------------------------------ */
 /* registry                                                            */
 
-/**
- * smc_lgr_pending_lock() - serialise find and create for one role
- * @server: the role
- */
-void smc_lgr_pending_lock(bool server)
+static bool smc_lgr_pending_same(const struct smc_lgr_pending *a,
+				 const struct smc_lgr_pending *b)
 {
-	mutex_lock(&smc_lgr_pending[server]);
+	lockdep_assert_held(&smc_lgr_hs_lock);
+	return net_eq(a->net, b->net) && a->server == b->server &&
+	       ipv6_addr_equal(&a->peer_addr, &b->peer_addr) &&
+	       !memcmp(a->peer_systemid, b->peer_systemid,
+		       SMC_CLC_SYSTEMID_LEN);
+}
+
+/* Take @p's claim unless another handshake holds the same one. */
+static bool smc_lgr_pending_try(struct smc_lgr_pending *p)
+{
+	struct smc_lgr_pending *q;
+	bool taken = true;
+
+	spin_lock_bh(&smc_lgr_hs_lock);
+	list_for_each_entry(q, &smc_lgr_hs_list, list) {
+		if (smc_lgr_pending_same(p, q)) {
+			taken = false;
+			break;
+		}
+	}
+	if (taken)
+		list_add_tail(&p->list, &smc_lgr_hs_list);
+	spin_unlock_bh(&smc_lgr_hs_lock);
+	return taken;
 }
 
 /**
- * smc_lgr_pending_unlock() - see smc_lgr_pending_lock()
- * @server: the role
+ * smc_lgr_pending_lock() - serialise find and create with one peer
+ * @p: the caller's claim, filled in here
+ * @key: role and peer identity (namespace, TCP peer address, system id)
+ * @timeout: the longest wait, in jiffies
+ *
+ * Only handshakes that could create or join the same link group wait for
+ * each other: same namespace, role, TCP peer address and peer system id.
+ * A slow or silent peer so never delays handshakes with another one.
+ * Process context; may sleep up to @timeout.
+ *
+ * Return: 0 when the claim is held, -ETIMEDOUT when another handshake
+ * held it for the whole of @timeout.
  */
-void smc_lgr_pending_unlock(bool server)
+int smc_lgr_pending_lock(struct smc_lgr_pending *p,
+			 const struct smc_lgr_key *key, long timeout)
 {
-	mutex_unlock(&smc_lgr_pending[server]);
+	INIT_LIST_HEAD(&p->list);
+	p->net = key->net;
+	p->server = key->server;
+	p->peer_addr = key->peer_addr;
+	memcpy(p->peer_systemid, key->peer_systemid, SMC_CLC_SYSTEMID_LEN);
+	if (!wait_event_timeout(smc_lgr_hs_waitq, smc_lgr_pending_try(p),
+				timeout))
+		return -ETIMEDOUT;
+	p->held = true;
+	return 0;
+}
+
+/**
+ * smc_lgr_pending_unlock() - give up a claim, see smc_lgr_pending_lock()
+ * @p: the claim; nothing happens unless it is held
+ */
+void smc_lgr_pending_unlock(struct smc_lgr_pending *p)
+{
+	if (!p->held)
+		return;
+	spin_lock_bh(&smc_lgr_hs_lock);
+	list_del_init(&p->list);
+	spin_unlock_bh(&smc_lgr_hs_lock);
+	p->held = false;
+	wake_up_all(&smc_lgr_hs_waitq);
 }
 
 static bool smc_link_usable(const struct smc_link *link)
@@ -186,10 +249,24 @@ static bool smc_lgr_peer_at(struct smc_lgr *lgr, const u8 *gid, const u8 *mac)
 	return false;
 }
 
-static bool smc_lgr_matches(struct smc_lgr *lgr, const struct smc_lgr_key *key)
+/**
+ * smc_lgr_matches() - may a connection with @key's peer join @lgr?
+ * @lgr: a link group
+ * @key: role and peer identity of a handshake
+ *
+ * The identifiers of a CLC proposal are cleartext and anybody can copy
+ * them: the TCP peer address of the handshake must also be the one the
+ * link group was set up with (a deviation from Linux 6.12, which matches
+ * on the identifiers alone).
+ *
+ * Return: true if it may.
+ */
+bool smc_lgr_matches(struct smc_lgr *lgr, const struct smc_lgr_key *key)
 {
 	if (!net_eq(lgr->net, key->net) || lgr->server != key->server ||
 	    lgr->version != key->version || lgr->vlan != key->vlan)
+		return false;
+	if (!ipv6_addr_equal(&lgr->peer_addr, &key->peer_addr))
 		return false;
 	if (memcmp(lgr->peer_systemid, key->peer_systemid,
 		   SMC_CLC_SYSTEMID_LEN))
@@ -241,6 +318,118 @@ void smc_lgr_link_set_uid(struct smc_link *link)
 	put_unaligned_be32(base + link->link_id, link->link_uid);
 }
 
+/*
+ * A new lgr for @key's peer, not listed, without links; @local may be NULL
+ * (KUnit).  One reference, the list's.
+ */
+static struct smc_lgr *smc_lgr_alloc(const struct smc_lgr_key *key,
+				     const struct smc_lgr_local *local)
+{
+	struct smc_lgr *lgr;
+
+	lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
+	if (!lgr)
+		return NULL;
+	kref_init(&lgr->ref);		/* the list's */
+	INIT_LIST_HEAD(&lgr->list);
+	lgr->net = key->net;
+	lgr->server = key->server;
+	lgr->version = key->version;
+	memcpy(lgr->peer_systemid, key->peer_systemid, SMC_CLC_SYSTEMID_LEN);
+	memcpy(lgr->peer_gid, key->peer_gid, SMC_IB_GID_LEN);
+	memcpy(lgr->peer_mac, key->peer_mac, ETH_ALEN);
+	lgr->vlan = key->vlan;
+	lgr->peer_addr = key->peer_addr;
+	lgr->max_conns = SMC_CONNS_MAX;
+	if (local) {
+		lgr->release = local->release;
+		memcpy(lgr->neg_eid, local->eid, SMC_CLC_EID_LEN);
+		lgr->direct = local->direct;
+		smc_pnet_of_ibport(lgr->net, local->dev, local->port,
+				   lgr->pnetid);
+		lgr->max_conns = local->max_conns ? : SMC_CONNS_MAX;
+		lgr->max_links = local->max_links;
+	}
+	mutex_init(&lgr->llc_mutex);
+	rwlock_init(&lgr->conns_lock);
+	spin_lock_init(&lgr->rtokens_lock);
+	lgr->conns = RB_ROOT;
+	mutex_init(&lgr->bufs_mutex);
+	INIT_LIST_HEAD(&lgr->sndbufs);
+	INIT_LIST_HEAD(&lgr->rmbs);
+	INIT_DELAYED_WORK(&lgr->free_work, smc_lgr_idle_work);
+	INIT_WORK(&lgr->terminate_work, smc_lgr_terminate_work);
+
+	spin_lock_bh(&smc_lgrs_lock);
+	smc_lgr_num += SMC_LGR_ID_STEP;
+	memcpy(lgr->id, &smc_lgr_num, sizeof(lgr->id));
+	spin_unlock_bh(&smc_lgrs_lock);
+
+	if (smc_llc_lgr_init(lgr)) {
+		kfree(lgr);
+		return NULL;
+	}
+	return lgr;
+}
+
+#if IS_ENABLED(CONFIG_SMC_KUNIT_TEST)
+/*
+ * KUnit: a listed link group of @key's peer that never had a link, with
+ * one reference for the caller.
+ */
+struct smc_lgr *smc_lgr_create_linkless(const struct smc_lgr_key *key)
+{
+	struct smc_lgr *lgr = smc_lgr_alloc(key, NULL);
+
+	if (!lgr)
+		return NULL;
+	kref_get(&lgr->ref);		/* the caller's */
+	atomic_inc(&smc_lgr_count);
+	spin_lock_bh(&smc_lgrs_lock);
+	list_add_tail(&lgr->list, &smc_lgrs);
+	spin_unlock_bh(&smc_lgrs_lock);
+	return lgr;
+}
+#endif
+
+/*
+ * Room for one more link group of @key's namespace and TCP peer address
+ * (net.smc.smcr_max_lgrs, smcr_max_lgrs_per_peer): a link group pins a
+ * QP and registered buffers, so neither one peer nor all of them may make
+ * as many as they like.  Terminating ones count until they are gone.
+ * smc_lgrs_lock held.
+ */
+static bool smc_lgr_room(const struct smc_lgr_key *key)
+{
+	const struct smc_net_cfg *cfg = smc_net_cfg(key->net);
+	unsigned int all = 0, peer = 0;
+	struct smc_lgr *lgr;
+
+	lockdep_assert_held(&smc_lgrs_lock);
+	list_for_each_entry(lgr, &smc_lgrs, list) {
+		if (!net_eq(lgr->net, key->net))
+			continue;
+		all++;
+		if (ipv6_addr_equal(&lgr->peer_addr, &key->peer_addr))
+			peer++;
+	}
+	return all < READ_ONCE(cfg->smcr_max_lgrs) &&
+	       peer < READ_ONCE(cfg->smcr_max_lgrs_per_peer);
+}
+
+static bool smc_lgr_room_now(const struct smc_lgr_key *key)
+{
+	bool room;
+
+	spin_lock_bh(&smc_lgrs_lock);
+	room = smc_lgr_room(key);
+	spin_unlock_bh(&smc_lgrs_lock);
+	if (!room)
+		net_info_ratelimited("smc: link group limit reached, %pI6c falls back to TCP\n",
+				     &key->peer_addr);
+	return room;
+}
+
 /**
  * smc_lgr_create() - a new link group with its first link
  * @key: role and peer identity
@@ -257,41 +446,11 @@ struct smc_lgr *smc_lgr_create(const struct smc_lgr_key *key,
 	struct smc_lgr *lgr;
 	bool dead;
 
-	lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
+	if (!smc_lgr_room_now(key))
+		return NULL;
+	lgr = smc_lgr_alloc(key, local);
 	if (!lgr)
 		return NULL;
-	kref_init(&lgr->ref);		/* the list's */
-	INIT_LIST_HEAD(&lgr->list);
-	lgr->net = key->net;
-	lgr->server = key->server;
-	lgr->version = key->version;
-	lgr->release = local->release;
-	memcpy(lgr->neg_eid, local->eid, SMC_CLC_EID_LEN);
-	lgr->direct = local->direct;
-	memcpy(lgr->peer_systemid, key->peer_systemid, SMC_CLC_SYSTEMID_LEN);
-	memcpy(lgr->peer_gid, key->peer_gid, SMC_IB_GID_LEN);
-	memcpy(lgr->peer_mac, key->peer_mac, ETH_ALEN);
-	lgr->vlan = key->vlan;
-	smc_pnet_of_ibport(lgr->net, local->dev, local->port, lgr->pnetid);
-	lgr->max_conns = local->max_conns ? : SMC_CONNS_MAX;
-	lgr->max_links = local->max_links;
-	mutex_init(&lgr->llc_mutex);
-	rwlock_init(&lgr->conns_lock);
-	spin_lock_init(&lgr->rtokens_lock);
-	lgr->conns = RB_ROOT;
-	mutex_init(&lgr->bufs_mutex);
-	INIT_LIST_HEAD(&lgr->sndbufs);
-	INIT_LIST_HEAD(&lgr->rmbs);
-	INIT_DELAYED_WORK(&lgr->free_work, smc_lgr_idle_work);
-	INIT_WORK(&lgr->terminate_work, smc_lgr_terminate_work);
-
-	spin_lock_bh(&smc_lgrs_lock);
-	smc_lgr_num += SMC_LGR_ID_STEP;
-	memcpy(lgr->id, &smc_lgr_num, sizeof(lgr->id));
-	spin_unlock_bh(&smc_lgrs_lock);
-
-	if (smc_llc_lgr_init(lgr))
-		goto free_lgr;
 
 	link = &lgr->links[0];
 	link->lgr = lgr;
@@ -312,9 +471,12 @@ struct smc_lgr *smc_lgr_create(const struct smc_lgr_key *key,
 
 	kref_get(&lgr->ref);		/* the caller's */
 	atomic_inc(&smc_lgr_count);
-	/* smc_lgr_terminate_dev() marks a device fatal before its scan */
+	/*
+	 * smc_lgr_terminate_dev() marks a device fatal before its scan; the
+	 * limits are checked again where they are exact
+	 */
 	spin_lock_bh(&smc_lgrs_lock);
-	dead = READ_ONCE(local->dev->fatal);
+	dead = READ_ONCE(local->dev->fatal) || !smc_lgr_room(key);
 	if (!dead)
 		list_add_tail(&lgr->list, &smc_lgrs);
 	spin_unlock_bh(&smc_lgrs_lock);
@@ -330,7 +492,6 @@ struct smc_lgr *smc_lgr_create(const struct smc_lgr_key *key,
 put_dev:
 	smc_ib_put(local->dev);
 	smc_llc_lgr_free(lgr);
-free_lgr:
 	kfree(lgr);
 	return NULL;
 }
@@ -604,17 +765,19 @@ static bool smc_lgr_uses(struct smc_lgr *lgr, struct smc_ib_dev *dev,
 }
 
 /*
- * The first lgr not terminating with a (@live) link on @dev (@port, or any
- * port if 0), or any lgr not terminating when @dev is NULL; referenced.
+ * The first lgr not terminating, of @net (any if NULL), with a (@live)
+ * link on @dev (@port, or any port if 0; any lgr when @dev is NULL);
+ * referenced.
  */
-static struct smc_lgr *smc_lgr_get_on(struct smc_ib_dev *dev, u8 port,
-				      bool live)
+static struct smc_lgr *smc_lgr_get_on(struct net *net, struct smc_ib_dev *dev,
+				      u8 port, bool live)
 {
 	struct smc_lgr *lgr, *found = NULL;
 
 	spin_lock_bh(&smc_lgrs_lock);
 	list_for_each_entry(lgr, &smc_lgrs, list) {
 		if (READ_ONCE(lgr->terminating) ||
+		    (net && !net_eq(lgr->net, net)) ||
 		    (dev && !smc_lgr_uses(lgr, dev, port, live)))
 			continue;
 		kref_get(&lgr->ref);
@@ -626,34 +789,36 @@ static struct smc_lgr *smc_lgr_get_on(struct smc_ib_dev *dev, u8 port,
 }
 
 /*
- * Terminate every lgr with a link on @dev (@port, or any port if 0), or
- * every lgr at all when @dev is NULL.
+ * Terminate every lgr of @net (any if NULL) with a link on @dev (@port, or
+ * any port if 0), or with any link when @dev is NULL.
  */
-static void smc_lgr_terminate_on(struct smc_ib_dev *dev, u8 port,
-				 bool notify_peer)
+static void smc_lgr_terminate_on(struct net *net, struct smc_ib_dev *dev,
+				 u8 port, bool notify_peer)
 {
 	struct smc_lgr *lgr;
 
-	while ((lgr = smc_lgr_get_on(dev, port, false))) {
+	while ((lgr = smc_lgr_get_on(net, dev, port, false))) {
 		smc_lgr_terminate(lgr, notify_peer);
 		smc_lgr_put(lgr);
 	}
 }
 
-static bool smc_lgr_dev_unused(struct smc_ib_dev *dev)
+/* No lgr of @net (any if NULL) is listed that has a link on @dev (any). */
+static bool smc_lgr_none_on(struct net *net, struct smc_ib_dev *dev)
 {
 	struct smc_lgr *lgr;
-	bool unused = true;
+	bool none = true;
 
 	spin_lock_bh(&smc_lgrs_lock);
 	list_for_each_entry(lgr, &smc_lgrs, list) {
-		if (smc_lgr_uses(lgr, dev, 0, false)) {
-			unused = false;
+		if ((!net || net_eq(lgr->net, net)) &&
+		    (!dev || smc_lgr_uses(lgr, dev, 0, false))) {
+			none = false;
 			break;
 		}
 	}
 	spin_unlock_bh(&smc_lgrs_lock);
-	return unused;
+	return none;
 }
 
 /*
@@ -666,7 +831,7 @@ static void smc_lgr_fail_on(struct smc_ib_dev *dev, u8 port)
 	struct smc_link *link;
 	int i;
 
-	while ((found = smc_lgr_get_on(dev, port, true))) {
+	while ((found = smc_lgr_get_on(NULL, dev, port, true))) {
 		for (i = 0; i < SMC_LINKS_MAX; i++) {
 			link = &found->links[i];
 			if (link->dev == dev && (!port || link->port == port))
@@ -697,12 +862,12 @@ void smc_lgr_terminate_dev(struct smc_ib_dev *dev)
 	spin_unlock_bh(&smc_lgrs_lock);
 
 	smc_lgr_fail_on(dev, 0);
-	if (wait_event_timeout(smc_lgr_waitq, smc_lgr_dev_unused(dev),
+	if (wait_event_timeout(smc_lgr_waitq, smc_lgr_none_on(NULL, dev),
 			       SMC_LGR_TEARDOWN_WAIT))
 		return;
 	/* a link that would not go alone takes its link group along */
-	smc_lgr_terminate_on(dev, 0, false);
-	if (!wait_event_timeout(smc_lgr_waitq, smc_lgr_dev_unused(dev),
+	smc_lgr_terminate_on(NULL, dev, 0, false);
+	if (!wait_event_timeout(smc_lgr_waitq, smc_lgr_none_on(NULL, dev),
 				SMC_LGR_TEARDOWN_WAIT))
 		pr_warn("link groups on %s did not go away\n",
 			dev_name(&dev->ibdev->dev));
@@ -1467,18 +1632,47 @@ static void smc_lgr_debugfs_exit(void) { }
 /* ------------------------------------------------------------------ */
 /* module init/exit                                                    */
 
+/*
+ * A link group belongs to the network namespace of the sockets that made
+ * it and reads that namespace's settings (TEST_LINK interval, trace
+ * events) for as long as it lives.  It holds no reference on the
+ * namespace, which would keep a dead namespace around until the idle
+ * timeout: instead, when the namespace goes, so do its link groups (every
+ * socket of the namespace is gone by then, so they only idle), telling
+ * their peers, and the namespace's exit waits for their teardown.
+ * (Upstream ties a link group to its RDMA device's namespace instead.)
+ */
+static void __net_exit smc_lgr_net_exit(struct net *net)
+{
+	smc_lgr_terminate_on(net, NULL, 0, true);
+	if (!wait_event_timeout(smc_lgr_waitq, smc_lgr_none_on(net, NULL),
+				SMC_LGR_TEARDOWN_WAIT))
+		pr_err("link groups of a dying namespace did not go away\n");
+}
+
+static struct pernet_operations smc_lgr_net_ops = {
+	.exit = smc_lgr_net_exit,
+};
+
 /**
  * smc_lgr_init() - set up the registry
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0 or a negative errno.
  */
 int smc_lgr_init(void)
 {
-	mutex_init(&smc_lgr_pending[0]);
-	mutex_init(&smc_lgr_pending[1]);
+	int rc;
+
 	smc_lgr_wq = alloc_workqueue("smc_lgr", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
 	if (!smc_lgr_wq)
 		return -ENOMEM;
+	/* after the sysctls' pernet ops: ours exit first */
+	rc = register_pernet_subsys(&smc_lgr_net_ops);
+	if (rc) {
+		destroy_workqueue(smc_lgr_wq);
+		smc_lgr_wq = NULL;
+		return rc;
+	}
 	smc_lgr_debugfs_init();
 	return 0;
 }
@@ -1492,7 +1686,8 @@ int smc_lgr_init(void)
 void smc_lgr_exit(void)
 {
 	smc_lgr_debugfs_exit();
-	smc_lgr_terminate_on(NULL, 0, true);
+	unregister_pernet_subsys(&smc_lgr_net_ops);
+	smc_lgr_terminate_on(NULL, NULL, 0, true);
 
 	if (!wait_event_timeout(smc_lgr_waitq, !atomic_read(&smc_lgr_count),
 				SMC_LGR_TEARDOWN_WAIT))
@@ -1540,6 +1735,7 @@ static bool smc_lgr_copy(struct smc_lgr *lgr, struct smc_lgr_info *info)
 	bool ok = false;
 	int i;
 
+	lockdep_assert_held(&smc_lgrs_lock);
 	read_lock_bh(&lgr->conns_lock);
 	if (lgr->terminating)
 		goto out;
@@ -1629,7 +1825,6 @@ bool smc_lgr_link_info(struct smc_lgr *lgr, struct smc_link *link,
 {
 	bool ok = false;
 
-	lockdep_assert_held(&smc_lgrs_lock);
 	read_lock_bh(&lgr->conns_lock);
 	if (!lgr->terminating && link->lgr == lgr)
 		ok = smc_lgr_copy_link(link, info);

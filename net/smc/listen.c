@@ -5,24 +5,85 @@
  * The companion socket listens for TCP.  Its data-ready callback (called
  * when TCP queues a new connection) schedules smc_accept_work(), which
  * takes the new TCP connections and gives each an SMC child socket.  A
- * child whose peer announced SMC runs the CLC handshake in smc_hs_work();
- * the others fall back at once.  Children whose mode is decided wait in
- * the listener's accept queue for accept().
+ * child whose peer announced SMC runs the CLC handshake in smc_hs_work(),
+ * queued only once the peer's proposal starts to arrive (or after
+ * SMC_CLC_WAIT_TIME without it), so a silent peer costs a socket and a
+ * timer, never a blocked worker.  The others fall back at once.  Children
+ * whose mode is decided wait in the listener's accept queue for accept().
  *
- * The listener stops draining TCP's queue while its own accept queue plus
- * the handshakes in flight reach the backlog, so TCP's backlog keeps
- * pushing back on clients exactly as it would for a TCP listener.
+ * The listener stops draining TCP's queue while its own accept queue
+ * reaches the backlog, so TCP's backlog pushes back on clients exactly as
+ * it would for a TCP listener.  Handshakes in flight do not count there
+ * (TCP would have handed those connections out already); they have their
+ * own bound, SMC_LISTEN_HS_MAX: beyond it, and with net.smc.limit_smc_hs
+ * while the handshake work queue is congested, TCP answers new
+ * connection requests without the SMC option (smc_listen_hs_congested()),
+ * so they go on as plain TCP at once.
  *
  * Locking: the accept queue and the counters are protected by the
  * listener's socket lock.
  */
 #include <linux/slab.h>
 #include <linux/tcp.h>
+#include <linux/workqueue.h>
+#include <net/inet_connection_sock.h>
 #include <net/tcp.h>
 #include <net/sock.h>
 #include "smc.h"
 #include "clc.h"
 #include "bpf_hook.h"
+#include "sysctl.h"
+
+/* child->hs_flags */
+enum {
+	SMC_HS_F_QUEUED,	/* hs_work is queued or ran: only once */
+	SMC_HS_F_EXPIRED,	/* no proposal within SMC_CLC_WAIT_TIME */
+};
+
+/**
+ * smc_listen_hs_offer() - may a listener offer SMC to one more client?
+ * @in_flight: its handshakes in flight plus the connections in TCP's
+ *	queues (SYN received or not yet taken), each possibly offered SMC
+ * @limit_congested: net.smc.limit_smc_hs is set and the handshake work
+ *	queue is congested
+ *
+ * Return: true if the SYN-ACK may carry the SMC option.
+ */
+bool smc_listen_hs_offer(unsigned int in_flight, bool limit_congested)
+{
+	return in_flight < SMC_LISTEN_HS_MAX && !limit_congested;
+}
+
+/*
+ * TCP asks before it answers a SYN that carries the SMC option (softirq,
+ * @clcsk is the listening clcsock): true means the SYN-ACK goes without
+ * it and the connection is plain TCP, as with Linux 6.12's limit_smc_hs.
+ */
+static bool smc_listen_hs_congested(const struct sock *clcsk)
+{
+	struct sock *sk = (struct sock *)clcsk;
+	const struct smc_net_cfg *cfg;
+	struct smc_sock *lsmc;
+	unsigned int in_flight;
+	bool congested = true;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	rcu_read_lock();
+	lsmc = rcu_dereference_sk_user_data(sk);
+	rcu_read_unlock();
+	if (lsmc) {
+		cfg = smc_net_cfg(sock_net(sk));
+		in_flight = READ_ONCE(lsmc->hs_pending) +
+			    inet_csk_reqsk_queue_len(sk) +
+			    READ_ONCE(sk->sk_ack_backlog);
+		congested = !smc_listen_hs_offer(in_flight,
+						 READ_ONCE(cfg->limit_smc_hs) &&
+						 workqueue_congested(WORK_CPU_UNBOUND,
+								     smc_wq));
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+	return congested;
+}
 
 /* Softirq context, clcsock's callback lock held (see clcsock.c). */
 void smc_listen_data_ready(struct smc_sock *lsmc)
@@ -48,11 +109,14 @@ int smc_listen(struct socket *sock, int backlog)
 		goto out;
 	}
 	smc_bpf_policy(smc, NULL, 0);
-	if (!smc->fallback_reason)
+	if (!smc->fallback_reason) {
 		tcp_sk(clcsock->sk)->syn_smc = 1;
+		tcp_sk(clcsock->sk)->smc_hs_congested = smc_listen_hs_congested;
+	}
 	rc = kernel_listen(clcsock, backlog);
 	if (rc) {
 		tcp_sk(clcsock->sk)->syn_smc = 0;
+		tcp_sk(clcsock->sk)->smc_hs_congested = NULL;
 		goto out;
 	}
 	WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
@@ -62,16 +126,19 @@ out:
 	return rc;
 }
 
+/* Children waiting for accept() fill the backlog; handshakes do not. */
 static bool smc_accept_q_full(struct smc_sock *lsmc)
 {
 	u32 limit = max_t(u32, READ_ONCE(lsmc->sk.sk_max_ack_backlog), 1);
 
-	return lsmc->accept_q_len + lsmc->hs_pending >= limit;
+	sock_owned_by_me(&lsmc->sk);
+	return lsmc->accept_q_len >= limit;
 }
 
 /* The child's mode is decided: queue it for accept().  Listener locked. */
 static void smc_accept_enqueue(struct smc_sock *lsmc, struct smc_sock *child)
 {
+	sock_owned_by_me(&lsmc->sk);
 	smc_copy_sockopts_from_clc(child);
 	child->sk.sk_state = TCP_ESTABLISHED;
 	/* publish the mode before the state: readers acquire hs_state */
@@ -108,6 +175,68 @@ static void smc_child_drop(struct smc_sock *child)
 		sock_put(&lsmc->sk);
 }
 
+/* Run the handshake now; the first of data, timer and caller wins. */
+static void smc_hs_start(struct smc_sock *child, bool expired)
+{
+	if (test_and_set_bit(SMC_HS_F_QUEUED, &child->hs_flags))
+		return;
+	if (expired)
+		set_bit(SMC_HS_F_EXPIRED, &child->hs_flags);
+	queue_work(smc_wq, &child->hs_work);
+}
+
+/* Woken on the child's clcsock (softirq, its wait queue's lock held). */
+static int smc_hs_wake(struct wait_queue_entry *wait, unsigned int mode,
+		       int sync, void *key)
+{
+	struct smc_sock *child = container_of(wait, struct smc_sock, hs_wait);
+	__poll_t mask = key_to_poll(key);
+
+	/* data, end of stream or an error; not send space */
+	if (!key || (mask & (EPOLLIN | EPOLLRDNORM | EPOLLERR | EPOLLHUP |
+			     EPOLLRDHUP)))
+		smc_hs_start(child, false);
+	return 0;
+}
+
+static void smc_hs_expire(struct timer_list *t)
+{
+	struct smc_sock *child = from_timer(child, t, hs_timer);
+
+	smc_hs_start(child, true);
+}
+
+/*
+ * The client announced SMC and owes us its proposal: wait for its first
+ * byte (or anything else that ends the wait) without a worker.  The
+ * child's clcsock still wakes its own socket's queue (see smc_accept()).
+ */
+static void smc_hs_arm(struct smc_sock *child)
+{
+	struct sock *clcsk = child->clcsock->sk;
+
+	child->hs_flags = 0;
+	init_waitqueue_func_entry(&child->hs_wait, smc_hs_wake);
+	timer_setup(&child->hs_timer, smc_hs_expire, 0);
+	add_wait_queue(sk_sleep(clcsk), &child->hs_wait);
+	mod_timer(&child->hs_timer, jiffies + SMC_CLC_WAIT_TIME);
+	/* pairs with skwq_has_sleeper(): either TCP sees us or we see it */
+	smp_mb();
+	/* what came before we listened */
+	if (!skb_queue_empty_lockless(&clcsk->sk_receive_queue) ||
+	    READ_ONCE(clcsk->sk_err) ||
+	    (READ_ONCE(clcsk->sk_shutdown) & RCV_SHUTDOWN) ||
+	    READ_ONCE(clcsk->sk_state) != TCP_ESTABLISHED)
+		smc_hs_start(child, false);
+}
+
+/* In hs_work, first: neither the wake-up nor the timer can queue it now. */
+static void smc_hs_disarm(struct smc_sock *child)
+{
+	remove_wait_queue(sk_sleep(child->clcsock->sk), &child->hs_wait);
+	timer_delete_sync(&child->hs_timer);
+}
+
 void smc_accept_work(struct work_struct *work)
 {
 	struct smc_sock *lsmc = container_of(work, struct smc_sock,
@@ -140,9 +269,9 @@ void smc_accept_work(struct work_struct *work)
 			smc_accept_enqueue(lsmc, child);
 			continue;
 		}
-		lsmc->hs_pending++;
+		WRITE_ONCE(lsmc->hs_pending, lsmc->hs_pending + 1);
 		child->hs_state = SMC_HS_RUNNING;
-		queue_work(smc_wq, &child->hs_work);
+		smc_hs_arm(child);
 	}
 	release_sock(lsk);
 	sock_put(lsk);
@@ -214,10 +343,17 @@ void smc_hs_work(struct work_struct *work)
 	struct sock *lsk = &lsmc->sk;
 	int rc;
 
-	rc = smc_listen_clc(child);
+	smc_hs_disarm(child);
+	if (test_bit(SMC_HS_F_EXPIRED, &child->hs_flags))
+		rc = -EAGAIN;	/* the peer never sent its proposal */
+	else
+		rc = smc_listen_clc(child);
 
+	/* dropped without SMC-R or fallback: a handshake error, as upstream */
+	if (rc)
+		smc_stats_hs_error(sock_net(&child->sk), true);
 	lock_sock(lsk);
-	lsmc->hs_pending--;
+	WRITE_ONCE(lsmc->hs_pending, lsmc->hs_pending - 1);
 	if (rc || lsk->sk_state != TCP_LISTEN) {
 		release_sock(lsk);
 		smc_child_drop(child);

@@ -7,6 +7,7 @@
 
 #include <linux/types.h>
 #include <linux/list.h>
+#include <linux/timer.h>
 #include <linux/workqueue.h>
 #include <linux/wait.h>
 #include <net/sock.h>
@@ -68,6 +69,10 @@ struct smc_sock {
 	struct smc_sock *listen_smc;	/* holds a reference while queued */
 	struct list_head accept_node;
 	struct work_struct hs_work;
+	/* until the proposal comes: no worker waits for it (listen.c) */
+	struct wait_queue_entry hs_wait;
+	struct timer_list hs_timer;
+	unsigned long hs_flags;		/* SMC_HS_F_* bits */
 
 	/* SMC-R mode: the connection on a link group */
 	struct smc_conn conn;
@@ -134,7 +139,15 @@ void smc_connect_state_change(struct smc_sock *smc, struct sock *clcsk);
 int smc_hs_wait(struct smc_sock *smc, long timeo);
 void smc_connect_abort(struct smc_sock *smc);
 
-/* listen.c: passive open */
+/*
+ * listen.c: passive open.  A listener offers SMC (the SYN-ACK's option) to
+ * at most SMC_LISTEN_HS_MAX connections at a time: its handshakes in
+ * flight plus the connections still in TCP's queues.  Beyond that, new
+ * connections are plain TCP from the start (PEERNOSMC, as upstream's
+ * limit_smc_hs does it).
+ */
+#define SMC_LISTEN_HS_MAX	256
+bool smc_listen_hs_offer(unsigned int in_flight, bool limit_congested);
 int smc_listen(struct socket *sock, int backlog);
 int smc_accept(struct socket *sock, struct socket *newsock,
 	       struct proto_accept_arg *arg);
@@ -165,11 +178,11 @@ void smc_diag_exit(void);
  * More accounting hooks (stats.c), all lock-free and callable in any
  * context.  smc_stats_hs_success(): an SMC-R connection was set up by the
  * handshake, @version is the negotiated SMC_V1 or SMC_V2.
- * smc_stats_hs_error(): the handshake failed with a local error (negative
- * errno) rather than a decline; upstream counts these in addition to the
- * fallback that usually follows.  smc_stats_xfer(): one send (@tx) or
- * receive call on an SMC-R connection that asked for @len bytes and moved
- * @done (negative: error).
+ * smc_stats_hs_error(): the handshake ended the connection instead of
+ * running SMC-R or falling back (a broken CLC stream, a listener's child
+ * dropped unaccepted), as upstream's handshake error counters count.
+ * smc_stats_xfer(): one send (@tx) or receive call on an SMC-R connection
+ * that asked for @len bytes and moved @done (negative: error).
  */
 void smc_stats_hs_success(struct net *net, bool server, u8 version);
 void smc_stats_hs_error(struct net *net, bool server);

@@ -22,6 +22,8 @@ static const int smc_sysctl_links_min = SMC_NET_LINKS_MIN;
 static const int smc_sysctl_links_max = SMC_NET_LINKS_MAX;
 static const int smc_sysctl_conns_min = SMC_NET_CONNS_MIN;
 static const int smc_sysctl_conns_max = SMC_NET_CONNS_MAX;
+static const int smc_sysctl_lgrs_min = SMC_NET_LGRS_MIN;
+static const int smc_sysctl_lgrs_max = SMC_NET_LGRS_MAX;
 static const int smc_sysctl_secs_max = INT_MAX / HZ;
 
 static const struct smc_net_cfg smc_net_cfg_default = {
@@ -32,6 +34,8 @@ static const struct smc_net_cfg smc_net_cfg_default = {
 	.rmem			= SMC_NET_BUF_DEF,
 	.smcr_max_links_per_lgr	= SMC_NET_LINKS_DEF,
 	.smcr_max_conns_per_lgr	= SMC_NET_CONNS_DEF,
+	.smcr_max_lgrs		= SMC_NET_LGRS_DEF,
+	.smcr_max_lgrs_per_peer	= SMC_NET_LGRS_PEER_DEF,
 	.limit_smc_hs		= 0,
 };
 
@@ -119,6 +123,24 @@ static const struct ctl_table smc_sysctl_template[] = {
 		.proc_handler	= proc_dointvec_minmax,
 		.extra1		= (void *)&smc_sysctl_conns_min,
 		.extra2		= (void *)&smc_sysctl_conns_max,
+	},
+	{
+		.procname	= "smcr_max_lgrs",
+		.data		= SMC_CFG_OFFSET(smcr_max_lgrs),
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= (void *)&smc_sysctl_lgrs_min,
+		.extra2		= (void *)&smc_sysctl_lgrs_max,
+	},
+	{
+		.procname	= "smcr_max_lgrs_per_peer",
+		.data		= SMC_CFG_OFFSET(smcr_max_lgrs_per_peer),
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= (void *)&smc_sysctl_lgrs_min,
+		.extra2		= (void *)&smc_sysctl_lgrs_max,
 	},
 	{
 		.procname	= "limit_smc_hs",

@@ -27,7 +27,9 @@ struct smc_net_cfg {
 	int rmem;			/* initial receive buffer, bytes */
 	int smcr_max_links_per_lgr;	/* 1..2 */
 	int smcr_max_conns_per_lgr;	/* 16..255 */
-	int limit_smc_hs;		/* 0 or 1 */
+	int smcr_max_lgrs;		/* link groups of the namespace */
+	int smcr_max_lgrs_per_peer;	/* ... with one TCP peer address */
+	int limit_smc_hs;		/* 0 or 1; read by listen.c at each SYN */
 };
 
 /* defaults */
@@ -37,6 +39,8 @@ struct smc_net_cfg {
 /* upstream's default is 2: ours offers second links only when asked, for now */
 #define SMC_NET_LINKS_DEF		2
 #define SMC_NET_CONNS_DEF		255
+#define SMC_NET_LGRS_DEF		1024
+#define SMC_NET_LGRS_PEER_DEF		16
 
 /* ranges */
 #define SMC_NET_BUF_MIN			(16 * 1024)
@@ -45,6 +49,8 @@ struct smc_net_cfg {
 #define SMC_NET_LINKS_MAX		2
 #define SMC_NET_CONNS_MIN		16
 #define SMC_NET_CONNS_MAX		255
+#define SMC_NET_LGRS_MIN		1
+#define SMC_NET_LGRS_MAX		65535
 
 /* the settings of @net; valid while @net lives and the module is loaded */
 const struct smc_net_cfg *smc_net_cfg(const struct net *net);

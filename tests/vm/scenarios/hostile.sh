@@ -110,6 +110,28 @@ fb_new() {
 	echo "${out:-none}"
 }
 
+# hs_err_new BEFORE AFTER: the victim's new handshake errors between two
+# `smcctl --json stats` files, as "CLIENT SERVER".
+hs_err_new() {
+	local b a
+
+	b=$(grep -o '"handshake_errors":{"client":[0-9]*,"server":[0-9]*' "$1" |
+		tr -c '0-9\n' ' ')
+	a=$(grep -o '"handshake_errors":{"client":[0-9]*,"server":[0-9]*' "$2" |
+		tr -c '0-9\n' ' ')
+	read -r bc bs <<<"$b"
+	read -r ac as <<<"$a"
+	echo "$((ac - bc)) $((as - bs))"
+}
+
+# expect_hs_err CLIENT SERVER: the victim counted exactly these new
+# handshake errors (connections the handshake ended, neither SMC-R nor
+# fallback).
+expect_hs_err() {
+	[ "$HSERR" = "$1 $2" ] ||
+		problem "victim handshake errors (client server) '$HSERR', want '$1 $2'"
+}
+
 # junk_lines: the victim's kernel log lines about malformed messages.
 junk_lines() {
 	dmesg | grep -cE 'malformed (LLC|CDC)|unknown message type|callbacks suppressed' || true
@@ -177,6 +199,7 @@ check_L1() {
 }
 check_S1() {
 	expect_fb "$SYNCERR"; expect_res ok; expect_secs_between 0 5
+	expect_hs_err 0 0
 	row "decline+fallback $FB, data ok over TCP, ${CSECS}s"
 }
 check_S2() { check_S1; }
@@ -196,6 +219,7 @@ check_S3() {
 	expect_fb "$TIMEOUT_AL"; expect_secs_between 11 15
 	[ "$RES" = timeout ] ||
 		problem "port $P: client result '$RES', want timeout (ETIMEDOUT)"
+	expect_hs_err 1 0
 	row "timeout, decline $FB after 6 s, no answer in 6 s more: TCP ended ($RES) after ${CSECS}s"
 }
 check_S7() {
@@ -213,6 +237,7 @@ check_S8() {
 }
 check_C1() {
 	expect_fb "$SYNCERR"; expect_res ok; expect_srv_end eof
+	expect_hs_err 0 0
 	row "decline+fallback $FB, data ok over TCP, ${CSECS}s"
 }
 check_C2() { check_C1; }
@@ -234,6 +259,7 @@ check_C3() {
 		[ "$(jget "$SL" "$P" end)" = - ] ||
 			problem "victim accepted a connection without a proposal or fallback"
 		[ "$RES" != ok ] || problem "connection without a proposal carried data"
+		expect_hs_err 0 1
 		row "victim drops it unaccepted; hostile client $RES after ${SECS}s"
 	else
 		expect_fb "$SYNCERR"; expect_res ok
@@ -328,6 +354,7 @@ for c in "${CASES[@]}"; do
 	CF=$SHARED/$CASE.client
 	if [ "$VM_INDEX" -eq 1 ]; then
 		"$SMCCTL" --json fallback >"$RESULTS/$CASE.fb0.json"
+		"$SMCCTL" --json stats >"$RESULTS/$CASE.st0.json"
 		JUNK0=$(junk_lines)
 	fi
 	barrier "$CASE-go" 60
@@ -343,6 +370,8 @@ for c in "${CASES[@]}"; do
 	barrier "$CASE-done" 90
 	if [ "$VM_INDEX" -eq 1 ]; then
 		"$SMCCTL" --json fallback >"$RESULTS/$CASE.fb1.json"
+		"$SMCCTL" --json stats >"$RESULTS/$CASE.st1.json"
+		HSERR=$(hs_err_new "$RESULTS/$CASE.st0.json" "$RESULTS/$CASE.st1.json")
 		JUNK1=$(junk_lines)
 		fbrole=client
 		[ "$ROLE" = hcli ] && fbrole=server
