@@ -68,13 +68,19 @@ void smc_conn_free(struct smc_sock *smc)
 	spin_unlock_bh(&conn->lock);
 	cancel_work_sync(&conn->tx_work);
 	timer_delete_sync(&conn->cork_timer);
+	smc_conn_bufs_put(conn, lgr);
+	smc_lgr_put(lgr);
+}
+
+/* Give the connection's send buffer and RMB (those it has) back to @lgr. */
+void smc_conn_bufs_put(struct smc_conn *conn, struct smc_lgr *lgr)
+{
 	if (conn->sndbuf)
 		smc_buf_put(lgr, conn->sndbuf);
 	if (conn->rmb)
 		smc_buf_put(lgr, conn->rmb);
 	conn->sndbuf = NULL;
 	conn->rmb = NULL;
-	smc_lgr_put(lgr);
 }
 
 /* An orphaned connection ends here; holds the last socket reference. */

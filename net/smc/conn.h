@@ -138,6 +138,7 @@ int smc_rx_ioctl(struct smc_sock *smc, unsigned int cmd, int *val);
 void smc_conn_init_close(struct smc_conn *conn);
 void smc_close_kick(struct smc_sock *smc);
 void smc_conn_free(struct smc_sock *smc);
+void smc_conn_bufs_put(struct smc_conn *conn, struct smc_lgr *lgr);
 int smc_close_shutdown(struct smc_sock *smc, int how);
 void smc_close_active(struct smc_sock *smc);
 void smc_close_orphan(struct smc_sock *smc);

@@ -298,12 +298,7 @@ static u32 smc_hs_conn_attach(struct smc_sock *smc, struct smc_lgr *lgr,
 	return 0;
 
 put_bufs:
-	if (conn->sndbuf)
-		smc_buf_put(lgr, conn->sndbuf);
-	if (conn->rmb)
-		smc_buf_put(lgr, conn->rmb);
-	conn->sndbuf = NULL;
-	conn->rmb = NULL;
+	smc_conn_bufs_put(conn, lgr);
 	if (rc == -ENOMEM)
 		return SMC_CLC_DECL_MEM;
 	return rc == -ENOSPC ? SMC_CLC_DECL_MAXCONNERR :
