@@ -425,7 +425,7 @@ static bool smc_lgr_room_now(const struct smc_lgr_key *key)
 	room = smc_lgr_room(key);
 	spin_unlock_bh(&smc_lgrs_lock);
 	if (!room)
-		net_info_ratelimited("smc: link group limit reached, %pI6c falls back to TCP\n",
+		net_info_ratelimited("link group limit reached, %pI6c falls back to TCP\n",
 				     &key->peer_addr);
 	return room;
 }
