@@ -255,6 +255,19 @@ smcr_verdict() {
 	log "$1 ok"
 }
 
+# smcr_second_lan: the second LAN of vmtest --nics 2: eth1 up with
+# 192.168.77.(11 + VM_INDEX), a host route to the peer's address there and
+# Soft-RoCE rxe1 on it.  Sets ip1 (ours) and peer1 (the peer's).
+smcr_second_lan() {
+	[ -e /sys/class/net/eth1 ] || fail "needs eth1 (vmtest --nics 2)"
+	ip1=192.168.77.$((11 + VM_INDEX))
+	peer1=192.168.77.$((12 - VM_INDEX))
+	ip link set eth1 up
+	ip addr add "$ip1/24" dev eth1 noprefixroute
+	ip route add "$peer1/32" dev eth1 src "$ip1"
+	rdma link add rxe1 type rxe netdev eth1 || fail "cannot add rxe1 on eth1"
+}
+
 # smcr_setup: find smcctl (SMCCTL) and check it answers; add the run's UEID
 # ($SMC_UEID) to this VM's SMC module (SMC-R v2 needs one on both peers).
 # An existing entry is fine; a refused one is recorded as a note on the

@@ -22,17 +22,11 @@ set -euo pipefail
 
 [ "$VM_COUNT" -eq 2 ] || fail "links-stale needs exactly two VMs"
 [ "${SMC_HOOKS:-0}" = 1 ] || fail "both VMs need the test-hooks module"
-[ -e /sys/class/net/eth1 ] || fail "needs eth1 (vmtest --nics 2)"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 FI=/sys/kernel/debug/smc_faultinj
 
 sysctl -qw net.smc.smcr_max_links_per_lgr=2
-ip1=192.168.77.$((11 + VM_INDEX))
-peer1=192.168.77.$((12 - VM_INDEX))
-ip link set eth1 up
-ip addr add "$ip1/24" dev eth1 noprefixroute
-ip route add "$peer1/32" dev eth1 src "$ip1"
-rdma link add rxe1 type rxe netdev eth1 || fail "cannot add rxe1 on eth1"
+smcr_second_lan
 smcr_setup
 barrier setup
 busybox ping -c 1 -w 5 -I eth1 "$peer1" >/dev/null || fail "no ping to $peer1 on eth1"

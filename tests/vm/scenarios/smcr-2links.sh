@@ -48,15 +48,7 @@ if [ "$SMC_IMPL" = ours ]; then
 		fail "cannot allow two links per link group"
 fi
 SYM=${SMCR_SYM:-0}
-if [ "$SYM" = 1 ]; then
-	[ -e /sys/class/net/eth1 ] || fail "SMCR_SYM=1 needs eth1 (vmtest --nics 2)"
-	ip1=192.168.77.$((11 + VM_INDEX))
-	peer1=192.168.77.$((12 - VM_INDEX))
-	ip link set eth1 up
-	ip addr add "$ip1/24" dev eth1 noprefixroute
-	ip route add "$peer1/32" dev eth1 src "$ip1"
-	rdma link add rxe1 type rxe netdev eth1 || fail "cannot add rxe1 on eth1"
-fi
+[ "$SYM" != 1 ] || smcr_second_lan
 smcr_setup
 barrier setup
 if [ "$SYM" = 1 ]; then
