@@ -280,7 +280,12 @@ check_C6() {
 }
 check_D1() {
 	expect_srv_end ECONNABORTED
-	[ "$RES" != ok ] || problem "attacked connection completed"
+	# The victim's abort is the outcome asserted.  Whether the hostile
+	# client saw its whole echo first depends on which CDC message the
+	# rule mangled: one that came after the last data (a cursor update)
+	# lets the echo complete before the abort.  What it got back must
+	# never be wrong data, though.
+	[ "$RES" != mismatch ] || problem "the victim echoed corrupted data"
 	expect_healthy
 	row "attacked conn aborted (victim $SRV_END, hostile $RES), $HEALTHY"
 }
