@@ -587,9 +587,12 @@ static int __init smc_init(void)
 	rc = smc_stats_init();
 	if (rc)
 		goto out_lgr;
-	rc = smc_nl_init();
+	rc = smc_close_init();
 	if (rc)
 		goto out_stats;
+	rc = smc_nl_init();
+	if (rc)
+		goto out_close;
 	rc = smc_diag_init();
 	if (rc)
 		goto out_nl;
@@ -624,6 +627,8 @@ out_diag:
 	smc_diag_exit();
 out_nl:
 	smc_nl_exit();
+out_close:
+	smc_close_exit();
 out_stats:
 	smc_stats_exit();
 out_lgr:
@@ -652,6 +657,7 @@ static void __exit smc_exit(void)
 	smc_pnet_exit();
 	smc_diag_exit();
 	smc_nl_exit();
+	smc_close_exit();
 	smc_stats_exit();
 	smc_eid_exit();
 	smc_sysctl_exit();

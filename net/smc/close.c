@@ -14,15 +14,64 @@
  * after which it is aborted.  Only then are its buffers returned to the
  * link group, so a peer still writing never lands in a buffer that
  * another connection owns.
+ *
+ * Such lingering orphans pin their buffers, and a peer that never closes
+ * keeps them for the whole orphan time: a namespace holds at most
+ * net.smc.smcr_max_orphans of them; past that close() aborts, as TCP
+ * resets past tcp_max_orphans.  They also count in TCP's orphan count
+ * (/proc/net/sockstat, and TCP's own tcp_max_orphans check), since each
+ * stands for a TCP connection that the application closed.
  */
 #include <linux/net.h>
+#include <linux/percpu.h>
+#include <net/netns/generic.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 #include "smc.h"
 #include "conn.h"
+#include "sysctl.h"
 
 #define SMC_CLOSE_ORPHAN_TIME	(60 * HZ)
 #define SMC_CLOSE_ABORT_WAIT	(2 * HZ)
+
+struct smc_close_net {
+	atomic_t orphans;		/* conns with orphan_counted set */
+};
+
+static unsigned int smc_close_net_id __read_mostly;
+
+static atomic_t *smc_close_orphans(const struct net *net)
+{
+	struct smc_close_net *cn = net_generic(net, smc_close_net_id);
+
+	return &cn->orphans;
+}
+
+/* Count a lingering orphan, unless its namespace has too many already. */
+static bool smc_close_orphan_get(struct smc_sock *smc)
+{
+	const struct net *net = sock_net(&smc->sk);
+	int max = READ_ONCE(smc_net_cfg(net)->smcr_max_orphans);
+	atomic_t *orphans = smc_close_orphans(net);
+
+	lockdep_assert_held(&smc->conn.lock);
+	if (atomic_inc_return(orphans) > max) {
+		atomic_dec(orphans);
+		return false;
+	}
+	smc->conn.orphan_counted = true;
+	this_cpu_inc(tcp_orphan_count);
+	return true;
+}
+
+static void smc_close_orphan_put(struct smc_sock *smc)
+{
+	if (!smc->conn.orphan_counted)
+		return;
+	smc->conn.orphan_counted = false;
+	this_cpu_dec(tcp_orphan_count);
+	atomic_dec(smc_close_orphans(sock_net(&smc->sk)));
+}
 
 /* May the connection's resources go? */
 static bool smc_close_done(struct smc_conn *conn)
@@ -115,6 +164,7 @@ static void smc_close_work(struct work_struct *work)
 	spin_unlock_bh(&conn->lock);
 	/* a kick may have queued us again meanwhile */
 	cancel_delayed_work(&conn->close_work);
+	smc_close_orphan_put(smc);
 	smc_conn_free(smc);
 	smc_sock_destroy(smc);
 }
@@ -213,12 +263,38 @@ void smc_close_active(struct smc_sock *smc)
 void smc_close_orphan(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
-	long delay;
+	bool too_many = false;
+	long delay = 0;
 
 	spin_lock_bh(&conn->lock);
-	delay = smc_close_done(conn) ? 0 :
-		max_t(long, conn->close_deadline - jiffies, 1);
+	if (!smc_close_done(conn) && !smc_close_orphan_get(smc) &&
+	    !conn->local_abort) {
+		too_many = true;
+		conn->local_abort = true;
+		smc_cdc_push_locked(conn, true);
+		conn->close_deadline = jiffies + SMC_CLOSE_ABORT_WAIT;
+	}
+	if (!smc_close_done(conn))
+		delay = max_t(long, conn->close_deadline - jiffies, 1);
 	conn->orphaned = true;
 	mod_delayed_work(smc_wq, &conn->close_work, delay);
 	spin_unlock_bh(&conn->lock);
+	if (too_many)
+		net_info_ratelimited("smc: too many orphaned connections (net.smc.smcr_max_orphans), aborting\n");
+}
+
+static struct pernet_operations smc_close_net_ops = {
+	.id = &smc_close_net_id,
+	.size = sizeof(struct smc_close_net),
+};
+
+int smc_close_init(void)
+{
+	return register_pernet_subsys(&smc_close_net_ops);
+}
+
+/* After the last socket: no orphan is left to count. */
+void smc_close_exit(void)
+{
+	unregister_pernet_subsys(&smc_close_net_ops);
 }

@@ -102,6 +102,7 @@ struct smc_conn {
 	bool peer_abort;
 	bool dead;			/* lgr gone: no more data */
 	bool orphaned;			/* close() returned, close_work owns it */
+	bool orphan_counted;		/* counts in smcr_max_orphans */
 	bool freeing;			/* close_work is tearing it down */
 	unsigned long close_deadline;
 	struct work_struct tx_work;	/* pushes when softirq could not */
@@ -142,5 +143,7 @@ void smc_conn_bufs_put(struct smc_conn *conn, struct smc_lgr *lgr);
 int smc_close_shutdown(struct smc_sock *smc, int how);
 void smc_close_active(struct smc_sock *smc);
 void smc_close_orphan(struct smc_sock *smc);
+int smc_close_init(void);
+void smc_close_exit(void);
 
 #endif /* SMC_CONN_H */

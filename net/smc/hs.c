@@ -262,8 +262,10 @@ static u32 smc_hs_conn_attach(struct smc_sock *smc, struct smc_lgr *lgr,
 	const struct smc_net_cfg *cfg = smc_net_cfg(sock_net(&smc->sk));
 	struct smc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
+	struct mem_cgroup *memcg;
 	int rc;
 
+	memcg = smc_memcg_enter(sk);
 	/* the smallest, grown at the first large write (tx.c) */
 	conn->sndbuf_comp = smc_bufsize_pick(false, sk->sk_sndbuf,
 					     sk->sk_userlocks & SOCK_SNDBUF_LOCK,
@@ -282,6 +284,7 @@ static u32 smc_hs_conn_attach(struct smc_sock *smc, struct smc_lgr *lgr,
 						 READ_ONCE(cfg->rmem),
 						 READ_ONCE(lgr->conns_num) + 1,
 						 SMC_LGR_ROOMY_CONNS));
+	smc_memcg_leave(memcg);
 	if (!conn->sndbuf || !conn->rmb) {
 		rc = -ENOMEM;
 		goto put_bufs;

@@ -1303,10 +1303,15 @@ static void smc_buf_unmap_all(struct smc_lgr *lgr, struct smc_buf *buf)
 	}
 }
 
-/* a new buffer of exactly 16 KiB << @comp, mapped on every link */
+/*
+ * A new buffer of exactly 16 KiB << @comp, mapped on every link.  Charged
+ * to the active memory cgroup (smc_memcg_enter()); a buffer the pool gives
+ * to a later connection stays charged to the first, as a page cache page
+ * stays with the cgroup that read it in.
+ */
 static struct smc_buf *smc_buf_alloc(struct smc_lgr *lgr, bool rmb, u8 comp)
 {
-	const gfp_t gfp = GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY |
+	const gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_NOWARN | __GFP_NORETRY |
 			  __GFP_COMP | __GFP_ZERO;
 	u32 size = SMC_BUF_MIN << comp;
 	struct smc_link *link;
@@ -1318,7 +1323,7 @@ static struct smc_buf *smc_buf_alloc(struct smc_lgr *lgr, bool rmb, u8 comp)
 		return NULL;
 	if (smc_faultinj_fail(rmb ? SMC_FI_RMB : SMC_FI_SNDBUF))
 		return NULL;
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return NULL;
 	pages = alloc_pages(gfp, get_order(size));

@@ -260,6 +260,7 @@ void smc_accept_work(struct work_struct *work)
 		smc_clcsock_attach(child);
 		sock_hold(lsk);
 		child->listen_smc = lsmc;
+		smc_memcg_inherit(&child->sk, lsk);
 		smc_sock_link(&child->sk);
 		child->sk.sk_uid = lsk->sk_uid;
 		if (!tcp_sk(newclc->sk)->syn_smc) {

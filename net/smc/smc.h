@@ -10,6 +10,8 @@
 #include <linux/timer.h>
 #include <linux/workqueue.h>
 #include <linux/wait.h>
+#include <linux/memcontrol.h>
+#include <linux/sched/mm.h>
 #include <net/sock.h>
 #include <net/inet_sock.h>
 #include "conn.h"
@@ -89,6 +91,35 @@ static inline bool smc_is_smcr(const struct smc_sock *smc)
 static inline struct smc_sock *smc_sk(const struct sock *sk)
 {
 	return (struct smc_sock *)sk;
+}
+
+/*
+ * Memory cgroups.  A connection's send buffer and RMB are pinned pages
+ * allocated with __GFP_ACCOUNT (lgr.c) while its socket's memory cgroup is
+ * the active one: they are charged to the cgroup that made the host pin
+ * them, even from a work item.  A server child takes the listener's cgroup
+ * (the application that listens, as TCP charges the one that accepts).
+ */
+static inline struct mem_cgroup *smc_memcg_enter(const struct sock *sk)
+{
+	return set_active_memcg(sk->sk_memcg);
+}
+
+static inline void smc_memcg_leave(struct mem_cgroup *old)
+{
+	set_active_memcg(old);
+}
+
+static inline void smc_memcg_inherit(struct sock *child,
+				     const struct sock *parent)
+{
+#ifdef CONFIG_MEMCG
+	if (child->sk_memcg || !parent->sk_memcg)
+		return;
+	css_get(&parent->sk_memcg->css);
+	/* put by sk_free()'s mem_cgroup_sk_free() */
+	child->sk_memcg = parent->sk_memcg;
+#endif
 }
 
 /* All SMC sockets, for sock_diag.  Walk under read_lock(&smc_sock_list.lock). */

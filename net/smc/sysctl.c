@@ -24,6 +24,7 @@ static const int smc_sysctl_conns_min = SMC_NET_CONNS_MIN;
 static const int smc_sysctl_conns_max = SMC_NET_CONNS_MAX;
 static const int smc_sysctl_lgrs_min = SMC_NET_LGRS_MIN;
 static const int smc_sysctl_lgrs_max = SMC_NET_LGRS_MAX;
+static const int smc_sysctl_orphans_max = SMC_NET_ORPHANS_MAX;
 static const int smc_sysctl_secs_max = INT_MAX / HZ;
 
 static const struct smc_net_cfg smc_net_cfg_default = {
@@ -36,6 +37,7 @@ static const struct smc_net_cfg smc_net_cfg_default = {
 	.smcr_max_conns_per_lgr	= SMC_NET_CONNS_DEF,
 	.smcr_max_lgrs		= SMC_NET_LGRS_DEF,
 	.smcr_max_lgrs_per_peer	= SMC_NET_LGRS_PEER_DEF,
+	.smcr_max_orphans	= SMC_NET_ORPHANS_DEF,
 	.limit_smc_hs		= 0,
 };
 
@@ -141,6 +143,15 @@ static const struct ctl_table smc_sysctl_template[] = {
 		.proc_handler	= proc_dointvec_minmax,
 		.extra1		= (void *)&smc_sysctl_lgrs_min,
 		.extra2		= (void *)&smc_sysctl_lgrs_max,
+	},
+	{
+		.procname	= "smcr_max_orphans",
+		.data		= SMC_CFG_OFFSET(smcr_max_orphans),
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= (void *)&smc_sysctl_orphans_max,
 	},
 	{
 		.procname	= "limit_smc_hs",

@@ -29,6 +29,7 @@ struct smc_net_cfg {
 	int smcr_max_conns_per_lgr;	/* 16..255 */
 	int smcr_max_lgrs;		/* link groups of the namespace */
 	int smcr_max_lgrs_per_peer;	/* ... with one TCP peer address */
+	int smcr_max_orphans;		/* lingering closed connections */
 	int limit_smc_hs;		/* 0 or 1; read by listen.c at each SYN */
 };
 
@@ -41,6 +42,7 @@ struct smc_net_cfg {
 #define SMC_NET_CONNS_DEF		255
 #define SMC_NET_LGRS_DEF		1024
 #define SMC_NET_LGRS_PEER_DEF		16
+#define SMC_NET_ORPHANS_DEF		4096
 
 /* ranges */
 #define SMC_NET_BUF_MIN			(16 * 1024)
@@ -51,6 +53,7 @@ struct smc_net_cfg {
 #define SMC_NET_CONNS_MAX		255
 #define SMC_NET_LGRS_MIN		1
 #define SMC_NET_LGRS_MAX		65535
+#define SMC_NET_ORPHANS_MAX		(16 * 1024 * 1024)
 
 /* the settings of @net; valid while @net lives and the module is loaded */
 const struct smc_net_cfg *smc_net_cfg(const struct net *net);

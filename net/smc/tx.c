@@ -132,6 +132,7 @@ static void smc_tx_grow(struct smc_sock *smc, size_t want, long *timeo)
 	struct smc_buf *buf, *old = NULL;
 	struct sock *sk = &smc->sk;
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct mem_cgroup *memcg;
 	bool idle, busy;
 
 	if (conn->sndbuf->comp >= conn->sndbuf_comp || !conn->lc.lgr)
@@ -160,7 +161,9 @@ static void smc_tx_grow(struct smc_sock *smc, size_t want, long *timeo)
 	if (!idle)
 		return;
 	/* one attempt: a smaller buffer than asked for stays */
+	memcg = smc_memcg_enter(sk);
 	buf = smc_buf_get(conn->lc.lgr, false, conn->sndbuf_comp);
+	smc_memcg_leave(memcg);
 	conn->sndbuf_comp = conn->sndbuf->comp;
 	if (!buf)
 		return;

@@ -1,0 +1,117 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# Many SMC connections held open at once, for scenarios/orphans.sh and
+# scenarios/memcg.sh, over socket(AF_INET, SOCK_STREAM, IPPROTO_SMC).
+# Every outcome is one JSON line.
+#
+#   hold_conns.py serve PORT N GOFILE
+#       accept N connections and hold them, unread; once GOFILE exists,
+#       read each to its end (10 s each at most) and close it:
+#       {"idx", "bytes", "end": "eof" | errno name | "timeout"} per
+#       connection, then {"served": N}
+#   hold_conns.py client IP PORT N BYTES HOLDFILE
+#       open N connections one after the other, send BYTES on each, then
+#       ({"connected": N}) wait for HOLDFILE to exist ("-": no wait) and
+#       close them in the order they were opened: {"closed": N}
+#
+# With HOLD_START=FILE in the environment, each first says {"ready": true}
+# and waits for FILE before its first connection (so that what the process
+# itself takes can be measured apart from its connections).
+import errno
+import json
+import os
+import socket
+import sys
+import time
+
+IPPROTO_SMC = 256
+
+
+def emit(rec):
+    print(json.dumps(rec), flush=True)
+
+
+def err_name(e):
+    if isinstance(e, socket.timeout):
+        return "timeout"
+    if isinstance(e, OSError) and e.errno:
+        return errno.errorcode.get(e.errno, str(e.errno))
+    return type(e).__name__
+
+
+def wait_file(path, limit=600):
+    deadline = time.monotonic() + limit
+    while not os.path.exists(path):
+        if time.monotonic() > deadline:
+            raise TimeoutError(path)
+        time.sleep(0.1)
+
+
+def ready():
+    start = os.environ.get("HOLD_START")
+    if start:
+        emit({"ready": True})
+        wait_file(start)
+
+
+def serve(port, n, gofile):
+    ready()
+    ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_SMC)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind(("0.0.0.0", port))
+    ls.listen(n)
+    emit({"listening": port})
+    conns = []
+    for _ in range(n):
+        c, _peer = ls.accept()
+        conns.append(c)
+    emit({"accepted": n})
+    wait_file(gofile)
+    for i, c in enumerate(conns):
+        c.settimeout(10)
+        got = 0
+        end = "eof"
+        try:
+            while True:
+                b = c.recv(65536)
+                if not b:
+                    break
+                got += len(b)
+        except OSError as e:
+            end = err_name(e)
+        emit({"idx": i, "bytes": got, "end": end})
+        c.close()
+    emit({"served": n})
+
+
+def client(ip, port, n, nbytes, holdfile):
+    ready()
+    conns = []
+    for _ in range(n):
+        c = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_SMC)
+        c.settimeout(30)
+        c.connect((ip, port))
+        if nbytes:
+            c.sendall(os.urandom(nbytes))
+        conns.append(c)
+    emit({"connected": n})
+    if holdfile != "-":
+        wait_file(holdfile)
+    for c in conns:
+        c.close()
+    emit({"closed": n})
+
+
+def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "serve":
+        serve(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
+    elif len(sys.argv) == 7 and sys.argv[1] == "client":
+        client(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
+               int(sys.argv[5]), sys.argv[6])
+    else:
+        sys.exit(__doc__ or "usage: see the header")
+
+
+if __name__ == "__main__":
+    main()
