@@ -680,6 +680,17 @@ static void smc_llc_testlink_work(struct work_struct *work)
 	if (READ_ONCE(lgr->terminating) ||
 	    READ_ONCE(link->state) != SMC_LINK_ACTIVE)
 		return;
+	/*
+	 * No answer, but the peer's messages kept arriving meanwhile: it is
+	 * alive and only slow to answer (loss and retransmission, a busy
+	 * host).  The probe asked exactly that; the link stays.
+	 */
+	if (!left && READ_ONCE(link->rx_msgs) != rx) {
+		pr_info_ratelimited("lgr %*phN link %u: TEST_LINK unanswered, but the peer's messages arrive: link kept\n",
+				    (int)sizeof(lgr->id), lgr->id,
+				    link->link_id);
+		left = 1;
+	}
 	if (!left) {
 		pr_warn_ratelimited("lgr %*phN link %u: no TEST_LINK response, link down\n",
 				    (int)sizeof(lgr->id), lgr->id,

@@ -14,6 +14,10 @@
 #       open N connections one after the other, send BYTES on each, then
 #       ({"connected": N}) wait for HOLDFILE to exist ("-": no wait) and
 #       close them in the order they were opened: {"closed": N}
+#   hold_conns.py trickle IP PORT PERIOD SECS
+#       one connection to an echo server: 100 bytes every PERIOD seconds for
+#       SECS seconds, each echo read back and compared; then
+#       {"trickle": "ok" | "mismatch" | errno name, "sent": messages}
 #
 # With HOLD_START=FILE in the environment, each first says {"ready": true}
 # and waits for FILE before its first connection (so that what the process
@@ -103,9 +107,40 @@ def client(ip, port, n, nbytes, holdfile):
     emit({"closed": n})
 
 
+def trickle(ip, port, period, secs):
+    c = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_SMC)
+    c.settimeout(30)
+    sent = 0
+    result = "ok"
+    try:
+        c.connect((ip, port))
+        end = time.monotonic() + secs
+        while time.monotonic() < end:
+            msg = os.urandom(100)
+            c.sendall(msg)
+            got = b""
+            while len(got) < len(msg):
+                b = c.recv(len(msg) - len(got))
+                if not b:
+                    raise ConnectionResetError(errno.ECONNRESET, "eof")
+                got += b
+            sent += 1
+            if got != msg:
+                result = "mismatch"
+                break
+            time.sleep(period)
+    except OSError as e:
+        result = err_name(e)
+    c.close()
+    emit({"trickle": result, "sent": sent})
+
+
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "serve":
         serve(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
+    elif len(sys.argv) == 6 and sys.argv[1] == "trickle":
+        trickle(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]),
+                float(sys.argv[5]))
     elif len(sys.argv) == 7 and sys.argv[1] == "client":
         client(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
                int(sys.argv[5]), sys.argv[6])
