@@ -12,7 +12,9 @@
  * round's own reference is dropped while they run, so the last fput(),
  * whoever makes it, releases everything.  Any errno is allowed (the
  * outcome of a race), except that the switch itself must work when it
- * runs alone; KASAN and lockdep judge the rest.
+ * runs alone; KASAN and lockdep judge the rest.  Their reports come from
+ * the kthreads, which cannot fail the case: tests/kunit/run fails the
+ * run on any such report in the kernel's log.
  *
  * Then the companion socket's ownership and waits, on real loopback TCP:
  * every clcsock gets its own callbacks back, TCP_ULP leaves a sock that
