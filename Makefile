@@ -83,17 +83,24 @@ hooks:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(HOOKS_DIR) CONFIG_SMC_TESTHOOKS=y \
 		CONFIG_DEBUG_INFO_BTF_MODULES= modules
 
-# The debug kernel's flavour (make check-debug), also from a copy of the
-# sources; its kernel comes from tests/debug/build-kernel (cached).
-DEBUG_DIR := build/debug
-DEBUG_KDIR ?= $(or $(SMC_DEBUG_CACHE),/var/tmp/smc-debugk)/build
+# The debug kernel's module (make check-debug), production and test-hooks
+# flavours, each from a copy of the sources; the kernel comes from
+# tests/debug/build-kernel (cached).  DEBUG_FLAVOUR=kcsan: the KCSAN kernel.
+DEBUG_FLAVOUR ?= kasan
+DEBUG_SUFFIX := $(if $(filter kcsan,$(DEBUG_FLAVOUR)),-kcsan)
+DEBUG_DIR := build/debug$(DEBUG_SUFFIX)
+DEBUG_KDIR ?= $(or $(SMC_DEBUG_CACHE),/var/tmp/smc-debugk$(DEBUG_SUFFIX))/build
 debug-module:
 	@test -f "$(DEBUG_KDIR)/include/config/kernel.release" || \
 		{ echo "no debug kernel at '$(DEBUG_KDIR)': run tests/debug/build-kernel" >&2; exit 1; }
-	mkdir -p $(DEBUG_DIR)
+	mkdir -p $(DEBUG_DIR) $(DEBUG_DIR)-hooks
 	cp -r --parents Kbuild include net/smc/Makefile net/smc/Kconfig \
 		$(filter-out %.mod.c,$(wildcard net/smc/*.[ch])) $(DEBUG_DIR)/
+	cp -r --parents Kbuild include net/smc/Makefile net/smc/Kconfig \
+		$(filter-out %.mod.c,$(wildcard net/smc/*.[ch])) $(DEBUG_DIR)-hooks/
 	$(MAKE) -C $(DEBUG_KDIR) M=$(CURDIR)/$(DEBUG_DIR) modules
+	$(MAKE) -C $(DEBUG_KDIR) M=$(CURDIR)/$(DEBUG_DIR)-hooks \
+		CONFIG_SMC_TESTHOOKS=y modules
 
 check-debug:
 	tests/debug/check
