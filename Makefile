@@ -131,6 +131,9 @@ dkms-uninstall:
 check:
 	tests/run check
 
+check-all:
+	tests/run check-all
+
 demo:
 	tests/run demo
 
@@ -140,5 +143,5 @@ kunit:
 bench:
 	tests/bench/run full
 
-.PHONY: all modules smc-btf clean check demo kunit bench hooks dkms-src dkms-install dkms-uninstall \
+.PHONY: all modules smc-btf clean check check-all demo kunit bench hooks dkms-src dkms-install dkms-uninstall \
 	debug-module check-debug
