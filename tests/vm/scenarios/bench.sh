@@ -13,7 +13,16 @@
 # full).  Results, for tests/bench/report:
 #   vm1/bench.jsonl    one JSON object per workload run, with the busy
 #                      and total jiffies of both VMs around it
-#   vmN/mem.jsonl      MemFree and slab before/with the idle connections
+#   vmN/mem.jsonl      free memory (MemFree and the per-cpu free lists)
+#                      and slab before/with the idle connections, as
+#                      measured: a negative difference is kept, marked
+#                      "negative" and logged (noise larger than the
+#                      connections' memory), never made 0
+# The SMC-R columns (dist, ours) must be SMC-R: every workload must move
+# RoCE packets on VM 1's rxe0, at least one per message or KiB of payload
+# each way, make new SMC-R connections, and no fallback or handshake error
+# may be counted on either VM; otherwise the bench fails, rather than
+# report a run that fell back to TCP as SMC-R.
 # redis-benchmark GET and SET against redis-server run too when both are
 # installed (tests/setup.sh installs them), through smc_run's preload for
 # dist and ours.
@@ -31,6 +40,7 @@ full) reps=${SMCR_BENCH_REPS:-3} ;;
 esac
 port=5600
 bench=smc_bench
+SMCCTL=$(smcctl_path) || fail "cannot find or build smcctl"
 out=$RESULTS/bench.jsonl
 : >"$out"
 : >"$RESULTS/mem.jsonl"
@@ -80,20 +90,64 @@ rxe_pkts() {
 	echo "$(rdma_counter sent_pkts) $(rdma_counter rcvd_pkts)"
 }
 
+# smc_counts: this VM's SMC-R connections, fallbacks and handshake errors
+# so far, client and server together ("C F E", smcctl --json stats)
+smc_counts() {
+	"$SMCCTL" --json stats | $SMCR_PY -c '
+import json, sys
+s = json.load(sys.stdin)
+print(*(s[k]["client"] + s[k]["server"] for k in
+        ("smcr_connections", "fallbacks", "handshake_errors")))' ||
+		fail "smcctl --json stats failed"
+}
+
+# smcr_counts WHAT C0 C1: between two smc_counts, new SMC-R connections
+# and no new fallback or handshake error; else fail, saying why
+smcr_counts() {
+	local c0 f0 e0 c1 f1 e1
+
+	read -r c0 f0 e0 <<<"$2"
+	read -r c1 f1 e1 <<<"$3"
+	[ "$f1" -eq "$f0" ] && [ "$e1" -eq "$e0" ] && [ "$c1" -gt "$c0" ] ||
+		fail "$1: not all SMC-R: +$((c1 - c0)) SMC-R connections, +$((f1 - f0)) fallbacks, +$((e1 - e0)) handshake errors ($("$SMCCTL" fallback 2>&1 | paste -sd' '))"
+}
+
+# smcr_work WHAT C0 P0 SENT_MIN RCVD_MIN: since smc_counts C0 and
+# rxe_pkts P0, the workload ran over SMC-R: rxe0 sent and received at
+# least that many packets (an SMC-R workload one or more per message and
+# per KiB of payload, rxe's MTU being 1024; one that fell back to TCP
+# none), and smcr_counts; else fail
+smcr_work() {
+	local c1 p1 s r
+
+	c1=$(smc_counts)
+	p1=$(rxe_pkts)
+	s=$((${p1% *} - ${3% *}))
+	r=$((${p1#* } - ${3#* }))
+	log "$1: rxe0 sent $s, received $r RoCE packets (want >= $4, >= $5)"
+	smcr_counts "$1" "$2" "$c1"
+	[ "$s" -ge "$4" ] && [ "$r" -ge "$5" ] ||
+		fail "$1: rxe0 sent $s and received $r RoCE packets, want >= $4 and >= $5: the workload did not run over SMC-R"
+}
+
 # one measured workload: VM 1 runs ARGS; smc_bench reads both VMs' CPU
 # time around it (cpu_local, cpu_peer in its result), and VM 1's RoCE
 # packets around it go in "rxe": [sent, received] (every packet between
-# the two VMs: the RDMA WRITEs, SENDs and rxe's acknowledgements)
+# the two VMs: the RDMA WRITEs, SENDs and rxe's acknowledgements).  Over
+# SMC, at least SENT_MIN and RCVD_MIN of them and SMC-R connections only
+# (smcr_work).
 measure() {
-	local impl=$1 name=$2 rep=$3 res p0 p1
-	shift 3
+	local impl=$1 name=$2 rep=$3 smin=$4 rmin=$5 res p0 p1 c0
+	shift 5
 
 	barrier "w-start"
 	if [ "$VM_INDEX" -eq 1 ]; then
+		[ "$fam" = tcp ] || c0=$(smc_counts)
 		p0=$(rxe_pkts)
 		res=$("$bench" -c "$VM_IP_0" -p "$port" -f "$fam" "$@") ||
 			fail "$impl $name: smc_bench $* failed"
 		p1=$(rxe_pkts)
+		[ "$fam" = tcp ] || smcr_work "$impl $name" "$c0" "$p0" "$smin" "$rmin"
 		printf '{"impl":"%s","name":"%s","rep":%d,"rxe":[%d,%d],"result":%s}\n' \
 			"$impl" "$name" "$rep" $((${p1% *} - ${p0% *})) \
 			$((${p1#* } - ${p0#* })) "$res" >>"$out"
@@ -109,6 +163,7 @@ measure() {
 redis_port=6390
 redis() {
 	local impl=$1 rep=$2 n=$3 pre=() csv op rps cpu go=/tmp/redis-cpu-go cpid
+	local p0 c0
 
 	[ "$impl" = tcp ] || pre=(env "LD_PRELOAD=$preload")
 	if [ "$VM_INDEX" -eq 0 ]; then
@@ -124,6 +179,8 @@ redis() {
 	barrier "redis-up-$impl"
 	if [ "$VM_INDEX" -eq 1 ]; then
 		rm -f "$go"
+		[ "$fam" = tcp ] || c0=$(smc_counts)
+		p0=$(rxe_pkts)
 		"$bench" -c "$VM_IP_0" -p "$port" -f "$fam" -w cpu -W "$go" \
 			>/tmp/redis-cpu.json &
 		cpid=$!
@@ -132,6 +189,9 @@ redis() {
 			fail "$impl: redis-benchmark failed"
 		: >"$go"
 		wait "$cpid" || fail "$impl: smc_bench -w cpu failed"
+		# a SET or GET request and its reply: a message each way
+		[ "$fam" = tcp ] ||
+			smcr_work "$impl redis" "$c0" "$p0" $((2 * n)) $((2 * n))
 		cpu=$(sed -n 's/^{"workload":"cpu",//p' /tmp/redis-cpu.json)
 		cpu=${cpu%\}}
 		[ -n "$cpu" ] || fail "$impl: no CPU figures around redis-benchmark"
@@ -151,28 +211,74 @@ redis() {
 	barrier "redis-down-$impl"
 }
 
-# memory per idle connection: N connections open, then both VMs look
+# mem_now: "FREE SLAB" in KiB, with the page cache dropped and the slab
+# caches shrunk first: the same at both ends of a measurement, so that
+# neither what was cached nor what sat on a CPU's slab counts.  FREE is
+# MemFree and the free pages on the per-cpu lists, which MemFree leaves
+# out (megabytes of them after a burst of frees).
+mem_now() {
+	local c
+
+	sync
+	echo 3 >/proc/sys/vm/drop_caches 2>/dev/null || true
+	for c in /sys/kernel/slab/*/shrink; do
+		echo 1 >"$c" 2>/dev/null || true
+	done
+	echo "$(($(meminfo MemFree) + 4 * $(awk '$1 == "count:" { n += $2 }
+		END { print n + 0 }' /proc/zoneinfo))) $(meminfo Slab)"
+}
+
+# mem_settled: mem_now once free memory stopped moving (two looks a
+# second apart within 64 KiB, ten at most): by then what the last
+# workload's processes and connections held is freed
+mem_settled() {
+	local a b i
+
+	b=$(mem_now)
+	for i in $(seq 10); do
+		a=$b
+		sleep 1
+		b=$(mem_now)
+		[ $((${a% *} - ${b% *})) -le 64 ] && [ $((${b% *} - ${a% *})) -le 64 ] &&
+			break
+	done
+	echo "$b"
+}
+
+# memory per idle connection: N connections open, then both VMs look.
+# Written as measured; a negative difference (more free, or less slab,
+# with the connections open) is noise larger than what the connections
+# take (TIME_WAIT sockets of the workloads before that expired, ...):
+# marked "negative" and logged, never made 0.
 idle_memory() {
-	local impl=$1 n=$2 go=$SHARED/idle-release.$1 free0 slab0 pid
+	local impl=$1 n=$2 go=$SHARED/idle-release.$1 free0 slab0 free1 slab1
+	local pid p0 c0 tw0 tw1 neg=
 
 	barrier "idle-before"
-	sync
-	echo 1 >/proc/sys/vm/drop_caches 2>/dev/null || true
-	free0=$(meminfo MemFree)
-	slab0=$(($(meminfo Slab)))
+	read -r free0 slab0 <<<"$(mem_settled)"
+	tw0=$(ss -Htan state time-wait | wc -l)
 	if [ "$VM_INDEX" -eq 1 ]; then
 		rm -f "$go"
+		[ "$fam" = tcp ] || c0=$(smc_counts)
+		p0=$(rxe_pkts)
 		"$bench" -c "$VM_IP_0" -p "$port" -f "$fam" -w idle -n "$n" -W "$go" \
 			>"$RESULTS/idle.$impl.log" 2>&1 &
 		pid=$!
 		wait_file_line "$RESULTS/idle.$impl.log" "connections open" 120 ||
 			fail "$impl: idle connections did not open"
+		# a hello and its echo on each
+		[ "$fam" = tcp ] || smcr_work "$impl idle" "$c0" "$p0" "$n" "$n"
 	fi
 	barrier "idle-open" 180
-	sleep 1
-	printf '{"impl":"%s","conns":%d,"memfree_kb":%d,"slab_kb":%d}\n' \
-		"$impl" "$n" $((free0 - $(meminfo MemFree))) \
-		$(($(meminfo Slab) - slab0)) >>"$RESULTS/mem.jsonl"
+	read -r free1 slab1 <<<"$(mem_settled)"
+	tw1=$(ss -Htan state time-wait | wc -l)
+	if [ $((free0 - free1)) -lt 0 ] || [ $((slab1 - slab0)) -lt 0 ]; then
+		neg=',"negative":true'
+		log "idle memory, $impl: free memory dropped by $((free0 - free1)) KiB, slab grew by $((slab1 - slab0)) KiB with $n connections open (TIME_WAIT sockets $tw0 -> $tw1): negative, noise larger than the connections' memory; kept as measured"
+	fi
+	printf '{"impl":"%s","conns":%d,"memfree_kb":%d,"slab_kb":%d%s}\n' \
+		"$impl" "$n" $((free0 - free1)) $((slab1 - slab0)) "$neg" \
+		>>"$RESULTS/mem.jsonl"
 	barrier "idle-measured"
 	if [ "$VM_INDEX" -eq 1 ]; then
 		: >"$go"
@@ -229,16 +335,25 @@ for ((r = 1; r <= reps; r++)); do
 			wait_file_line "$RESULTS/server-$impl-$r.log" listening 30 ||
 				fail "$impl: server did not start"
 		fi
+		[ "$fam" = tcp ] || counts=$(smc_counts)
 		barrier "serving-$impl"
+		# the least RoCE packets each way over SMC-R: rr, a message of
+		# s bytes each way per round; stream, the payload one way, and
+		# back rxe's acknowledgements (asked for every 128 packets at
+		# least); crr, a request and its reply per connection
 		want rr && for s in $rr_sizes; do
-			measure "$impl" "rr-$s" "$r" -w rr -m "$s" -n "$rr_rounds"
+			pk=$((rr_rounds * ((s + 1023) / 1024)))
+			measure "$impl" "rr-$s" "$r" "$pk" "$pk" \
+				-w rr -m "$s" -n "$rr_rounds"
 		done
 		want stream && for p in $streams; do
-			measure "$impl" "stream-$p" "$r" -w stream -P "$p" \
-				-B $((stream_bytes / p)) -m 65536
+			measure "$impl" "stream-$p" "$r" $((stream_bytes / 1024)) \
+				$((stream_bytes / 131072)) \
+				-w stream -P "$p" -B $((stream_bytes / p)) -m 65536
 		done
 		want crr && for p in $crr_par; do
-			measure "$impl" "crr-$p" "$r" -w crr -P "$p" -n "$crr_conns"
+			measure "$impl" "crr-$p" "$r" $((p * crr_conns)) \
+				$((p * crr_conns)) -w crr -P "$p" -n "$crr_conns"
 		done
 		[ "$with_redis" = 0 ] || ! want redis || redis "$impl" "$r" "$redis_n"
 		# once, in the last round
@@ -247,6 +362,9 @@ for ((r = 1; r <= reps; r++)); do
 			kill "$srv" 2>/dev/null || true
 			wait "$srv" 2>/dev/null || true
 		fi
+		# the server's side too: its CPU and redis connections, its
+		# view of every handshake
+		[ "$fam" = tcp ] || smcr_counts "$impl, VM $VM_INDEX" "$counts" "$(smc_counts)"
 		barrier "done-$impl"
 		unload_impl "$impl"
 		barrier "unloaded-$impl"
