@@ -96,6 +96,55 @@ finish() {
 	poweroff_now
 }
 
+# smc_identity: the smc module now loaded is the one SMC_IMPL asks for.
+# The VMs see the host's /lib/modules: after `make dkms-install` there,
+# modprobe finds our smc.ko in updates/dkms before the kernel's own, a
+# "dist" VM would run ours, and every interop test would compare ours with
+# ours.  ours (and hooks): the loaded module has the srcversion of
+# $SMC_KO.  dist: it has the srcversion of the package's
+# kernel/net/smc/smc.ko* (none: in-tree modules have no version, ours has
+# one), is not out of tree (taint O), and modprobe resolves smc to that
+# file.  none: no smc module.
+smc_identity() {
+	local have want path taint
+
+	have=$(cat /sys/module/smc/srcversion 2>/dev/null)
+	case "$SMC_IMPL" in
+	ours)
+		want=$(modinfo -F srcversion "$SMC_KO")
+		if [ -z "$want" ] || [ "$have" != "$want" ]; then
+			log_setup "the loaded smc is not $SMC_KO: srcversion '${have:-none}', want '${want:-none}'"
+			return 1
+		fi
+		log_setup "smc is $SMC_KO (srcversion $have)"
+		;;
+	dist)
+		path=$(modinfo -n smc 2>/dev/null)
+		want=$(modinfo -F srcversion "$path" 2>/dev/null)
+		taint=$(cat /sys/module/smc/taint 2>/dev/null)
+		if [ ! -d /sys/module/smc ] || [ "$have" != "$want" ] || [[ $taint == *O* ]]; then
+			log_setup "the loaded smc is not the distribution's: srcversion '${have:-none}', taint '$taint' (an out-of-tree module: ours?); modprobe smc finds ${path:-nothing} (srcversion '${want:-none}')"
+			return 1
+		fi
+		case "$path" in
+		/lib/modules/"$(uname -r)"/kernel/net/smc/smc.ko*) ;;
+		*)
+			log_setup "modprobe smc finds ${path:-nothing}, not the distribution's kernel/net/smc/smc.ko (ours installed through DKMS?)"
+			return 1
+			;;
+		esac
+		log_setup "smc is the distribution's $path (srcversion '${have:-none}', taint '$taint')"
+		;;
+	none)
+		if [ -d /sys/module/smc ]; then
+			log_setup "impl none, but an smc module is loaded (srcversion '${have:-none}')"
+			return 1
+		fi
+		;;
+	esac
+	return 0
+}
+
 setup() {
 	local mod dep
 
@@ -132,6 +181,7 @@ setup() {
 		return 1
 		;;
 	esac
+	smc_identity || return 1
 	for mod in $(lsmod | awk 'NR > 1 && $1 ~ /smc|rxe/ {print $1}'); do
 		log_setup "loaded: $mod"
 	done

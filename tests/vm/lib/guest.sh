@@ -401,15 +401,14 @@ if bad:
 
 # smcr_expect_linkgroups COUNT CONNS: `smcctl --json linkgroups` shows
 # COUNT link groups that carry connections, and CONNS connections on them
-# in all (where the entries have a "conns" field), when smcctl has that
-# command and it succeeds; otherwise logs "linkgroups: not available" and
-# checks nothing.  Idle link groups (kept a while after their last
-# connection) are not counted.
+# in all (where the entries have a "conns" field).  smcctl failing, or
+# printing no list of link groups, is a problem too.  Idle link groups
+# (kept a while after their last connection) are not counted.
 smcr_expect_linkgroups() {
 	local out
 
-	if ! "$SMCCTL" --json linkgroups >"$RESULTS/linkgroups.json" 2>/dev/null; then
-		log "linkgroups: not available"
+	if ! "$SMCCTL" --json linkgroups >"$RESULTS/linkgroups.json" 2>"$RESULTS/linkgroups.err"; then
+		smcr_problem "smcctl --json linkgroups failed: $(paste -sd' ' "$RESULTS/linkgroups.err")"
 		return 0
 	fi
 	log "linkgroups: $(cat "$RESULTS/linkgroups.json")"
@@ -430,7 +429,7 @@ if len(busy) != want_g:
     print("PROBLEM %d link groups with connections, want %d" % (len(busy), want_g))
 if counted and conns != want_c:
     print("PROBLEM %d connections on the link groups, want %d" % (conns, want_c))
-') || { smcr_problem "cannot read smcctl linkgroups"; return 0; }
+') || { smcr_problem "cannot read smcctl --json linkgroups: '$(head -c 200 "$RESULTS/linkgroups.json")'"; return 0; }
 	log "linkgroups: $(head -n 1 <<<"$out")"
 	while read -r line; do
 		if [[ $line == PROBLEM* ]]; then

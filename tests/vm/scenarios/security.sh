@@ -4,13 +4,18 @@
 # Who may change what, and what one network namespace sees of another
 # (one VM, our module).
 #
+# 0. debugfs: what the module adds there (the entries that go with rmmod
+#    and come back with insmod) must be something (its read-only
+#    smc_ib_lookup: else the scan looks in the wrong place), none of the
+#    test-hooks flavour's knobs (smc/, smc_hostile/, smc_faultinj/), no
+#    writable file, nothing nobody may read.
 # 1. As nobody: every state-changing command of SMC_GEN_NETLINK (UEID
 #    add/del/flush, SEID enable/disable, handshake limitation
 #    enable/disable) and SMC_PNETID (add/del/flush) fails with EPERM and
 #    changes nothing; every dump (sys info, devices, link groups, links,
 #    stats, fallbacks, UEIDs, SEID, PNET table, sock_diag) still works;
 #    no file under /proc/sys/net/smc is writable and a write changes
-#    nothing; debugfs smc/ cannot be reached.
+#    nothing.
 # 2. Root of a user namespace owning a new netns (unshare -Urn, started
 #    as nobody): the global UEID table and SEID are refused (EPERM, as
 #    upstream); the handshake limitation passes the capability check
@@ -24,8 +29,13 @@
 #    lists only its own sockets, its own PNET entries and its own
 #    counters, no link group.  (Link groups per namespace, one MR and
 #    rkey per RMB and one PD per link: load.sh, with SMC-R.)
-# 4. The module's sources never ask for remote read or atomic access,
-#    memory windows or a global rkey.
+# 4. The module's sources (net/smc/*.[ch], comments left out) name no
+#    access flag but local and remote write, no memory window, DMA MR or
+#    global rkey, no PD flag; the MR registration (.access) and the QP
+#    (qp_access_flags) are set to exactly local + remote write.
+#
+# smcctl runs as nobody, from a copy in the VM's /tmp: the checkout may be
+# below a folder nobody may enter (a home folder of mode 0700).
 
 set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
@@ -33,6 +43,9 @@ set -euo pipefail
 [ "$SMC_IMPL" = ours ] || fail "needs our module"
 PY=/usr/bin/python3
 SMCCTL=$(smcctl_path) || fail "cannot build smcctl"
+install -d -m 0755 /tmp/sec-bin
+install -m 0755 "$SMCCTL" /tmp/sec-bin/smcctl || fail "cannot copy $SMCCTL to /tmp/sec-bin"
+SMCCTL=/tmp/sec-bin/smcctl
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 : >"$RESULTS/smcr-problems"
 problem() { smcr_problem "$@"; }
@@ -111,6 +124,44 @@ statediff() {
 	diff "$RESULTS/state.before" "$RESULTS/state.after" | paste -sd' '
 }
 
+# ---- 0. debugfs ----------------------------------------------------------
+# dbg_list: every entry of debugfs (not of the file systems mounted in it,
+# nor of tracing/, where tracefs is mounted when first entered)
+dbg_list() {
+	find /sys/kernel/debug -xdev -mindepth 1 -path /sys/kernel/debug/tracing -prune -o -print 2>/dev/null |
+		sort
+}
+mountpoint -q /sys/kernel/debug ||
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
+mountpoint -q /sys/kernel/debug || fail "cannot mount debugfs"
+dbg_list >"$RESULTS/debugfs.loaded"
+for _ in $(seq 20); do
+	rmmod smc 2>/dev/null && break
+	sleep 0.5
+done
+! grep -q '^smc ' /proc/modules || fail "cannot unload smc: $(grep '^smc ' /proc/modules)"
+dbg_list >"$RESULTS/debugfs.unloaded"
+insmod "$SMC_KO" ueid="$SMC_UEID" || fail "cannot load $SMC_KO again"
+dbg_list >"$RESULTS/debugfs.reloaded"
+comm -23 "$RESULTS/debugfs.loaded" "$RESULTS/debugfs.unloaded" >"$RESULTS/debugfs.module"
+log "debugfs entries of the module: $(paste -sd' ' "$RESULTS/debugfs.module")"
+[ -s "$RESULTS/debugfs.module" ] ||
+	problem "the module adds nothing to debugfs (not even smc_ib_lookup): is debugfs scanned at all?"
+missing=$(comm -23 "$RESULTS/debugfs.module" "$RESULTS/debugfs.reloaded")
+[ -z "$missing" ] || problem "debugfs entries of the module not back after insmod: $(paste -sd' ' <<<"$missing")"
+while read -r f; do
+	case "${f#/sys/kernel/debug/}" in
+	smc|smc/*|smc_hostile|smc_hostile/*|smc_faultinj|smc_faultinj/*)
+		problem "the production module has the test-hooks knob $f" ;;
+	esac
+	if [ -f "$f" ] && [ -n "$(find "$f" -perm /222)" ]; then
+		problem "debugfs $f is writable (mode $(stat -c %a "$f")): a knob"
+	fi
+	if "${NOBODY[@]}" test -r "$f"; then
+		problem "nobody may read debugfs $f"
+	fi
+done <"$RESULTS/debugfs.module"
+
 # ---- 1. unprivileged ------------------------------------------------------
 "$SMCCTL" ueid add SEC-TEST.1 || fail "root: ueid add failed"
 "$SMCCTL" pnet add SECTEST --eth lo || fail "root: pnet add failed"
@@ -168,15 +219,6 @@ for f in /proc/sys/net/smc/*; do
 		problem "nobody could write $f"
 	fi
 	[ "$(cat "$f")" = "$v" ] || problem "$f changed by nobody"
-done
-# the production module has no debug knobs (fail_link and idle_secs are
-# the test-hooks flavour's)
-mountpoint -q /sys/kernel/debug ||
-	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
-mountpoint -q /sys/kernel/debug || problem "cannot mount debugfs"
-for f in /sys/kernel/debug/smc /sys/kernel/debug/smc_hostile \
-	 /sys/kernel/debug/smc_faultinj; do
-	[ ! -e "$f" ] || problem "the production module has $f"
 done
 after=$(state)
 [ "$before" = "$after" ] || problem "state changed by nobody: $(statediff)"
@@ -353,11 +395,45 @@ grep -q '"fallbacks":{"client":2,"server":0}' <<<"$out" ||
 	problem "netns sec1 stats: $out, want 2 client fallbacks"
 
 # ---- 4. registration flags, by the sources --------------------------------
-bad=$(grep -nE 'IB_ACCESS_REMOTE_READ|IB_ACCESS_REMOTE_ATOMIC|IB_PD_UNSAFE_GLOBAL_RKEY|ib_get_dma_mr|IB_ACCESS_MW_BIND' \
-	"$REPO"/net/smc/*.c || true)
-[ -z "$bad" ] || problem "the module asks for more than local+remote write: $bad"
-grep -q 'IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE' "$REPO/net/smc/wr.c" ||
-	problem "wr.c: RMB registration flags not found"
+src=$REPO/net/smc
+out=$(SRC="$src" $PY -c '
+import glob, os, re
+files = sorted(f for f in glob.glob(os.environ["SRC"] + "/*.[ch]") if not f.endswith(".mod.c"))
+want = "IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE"
+allowed = {"IB_ACCESS_LOCAL_WRITE", "IB_ACCESS_REMOTE_WRITE", "IB_MR_TYPE_MEM_REG"}
+sites = {"access": 0, "qp_access_flags": 0}
+bad = []
+for f in files:
+    t = open(f).read()
+    # comments blanked out, their newlines kept for the line numbers
+    t = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), t, flags=re.S)
+    t = re.sub(r"//[^\n]*", "", t)
+    at = lambda m: "%s:%d" % (os.path.basename(f), t.count("\n", 0, m.start()) + 1)
+    for m in re.finditer(r"\b(IB_ACCESS_\w+|IB_MR_TYPE_\w+|IB_PD_\w+|ib_get_dma_mr|ib_alloc_mw)\b", t):
+        if m.group(1) not in allowed:
+            bad.append("%s: %s" % (at(m), m.group(1)))
+    for m in re.finditer(r"[.>](access|qp_access_flags)\s*=(?!=)\s*([^,;}]+)", t):
+        sites[m.group(1)] += 1
+        v = " ".join(m.group(2).split())
+        if v != want:
+            bad.append("%s: %s = %s, want %s" % (at(m), m.group(1), v, want))
+    for m in re.finditer(r"\bib_alloc_pd\s*\([^;]*?,\s*([^,;]*?)\)\s*;", t):
+        if m.group(1).strip() != "0":
+            bad.append("%s: ib_alloc_pd flags %s, want 0" % (at(m), m.group(1).strip()))
+print("%d source files in %s, %d .access and %d qp_access_flags settings" % (
+    len(files), os.environ["SRC"], sites["access"], sites["qp_access_flags"]))
+if not files:
+    bad.append("no sources")
+for k, what in (("access", "the MR registration"), ("qp_access_flags", "the QP")):
+    if not sites[k]:
+        bad.append("no %s = ... (%s) found" % (k, what))
+for b in bad:
+    print("PROBLEM registration flags: " + b)
+') || problem "cannot scan $src for registration flags"
+log "$(head -n 1 <<<"$out")"
+while read -r line; do
+	if [[ $line == PROBLEM* ]]; then problem "${line#PROBLEM }"; fi
+done <<<"$out"
 
 ip netns del sec1 || true
 smcr_verdict security

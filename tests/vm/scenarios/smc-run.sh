@@ -11,8 +11,13 @@
 #     for the IPv6 one), 2 for a UDP socket and 1 for a UNIX socket, which
 #     must stay untouched;
 #   - the kernel's view: the socket inodes in /proc/PID/fd are listed by
-#     `smcctl connections --json` (AF_SMC sock_diag; skipped when smcctl
-#     cannot be built) and /proc/net/protocols counts them under SMC.
+#     `smcctl connections --json` (AF_SMC sock_diag) and /proc/net/protocols
+#     counts them under SMC;
+#   - SMC-R, not a fallback: the program's connection is ACTIVE in mode
+#     SMCR without a fallback reason, `smcctl stats` counts exactly one new
+#     SMC-R v2 handshake (client on VM 1, server on VM 0) and no fallback,
+#     and rxe0's packet counters grew by at least one packet per KiB of the
+#     payload in each direction (the data crossed RDMA).
 
 set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
@@ -30,9 +35,8 @@ release=$SHARED/smc-run.release
 lib=$(smc_preload_path) || fail "cannot build libsmc-preload.so"
 export SMC_PRELOAD_LIB=$lib
 
-# smcctl likewise; without it the sock_diag check is skipped.
-SMCCTL=$(smcctl_path) || SMCCTL=
-[ -n "$SMCCTL" ] || log "smcctl not available: sock_diag check skipped"
+# smcctl likewise (SMCCTL), and the run's UEID
+smcr_setup
 
 $PY -c "import socket; socket.socket(43, socket.SOCK_STREAM, 0).close()" ||
 	fail "AF_SMC sockets cannot be created (SMC_IMPL=$SMC_IMPL)"
@@ -69,7 +73,6 @@ check_open() {
 	[ "$n" -ge "$min" ] || fail "/proc/net/protocols counts $n SMC sockets, want >= $min"
 	log "/proc/net/protocols: $n SMC socket(s)"
 
-	[ -n "$SMCCTL" ] || { log "smcctl not available: sock_diag check skipped"; return 0; }
 	J=$("$SMCCTL" connections --json) || fail "smcctl connections --json exited $?"
 	export J INODES="$inodes" FIRST="$ino"
 	$PY -c "
@@ -83,7 +86,27 @@ for c in mine:
 ok = len(mine) >= $min and int(os.environ['FIRST']) in {c['inode'] for c in mine} and ($expr)
 sys.exit(0 if ok else 1)" || fail "smcctl does not list the expected AF_SMC sockets of pid $pid: $J"
 	log "smcctl lists the program's sockets as AF_SMC"
+	# and its connection is SMC-R, not a fallback to TCP
+	out=$($PY -c "
+import json, os
+j = json.loads(os.environ['J'])
+inodes = {int(i) for i in os.environ['INODES'].split()}
+conns = [c for c in j['connections'] if c['inode'] in inodes and c['state'] != 'LISTEN']
+print('%d connection(s): %s' % (len(conns), ', '.join('%s %s fallback %s' % (c['mode'], c['state'], c['fallback_reason_name'] if c['fallback_reason'] else '-') for c in conns)))
+if not conns:
+    print('PROBLEM pid $pid has no AF_SMC connection')
+for c in conns:
+    if c['mode'] != 'SMCR' or c['state'] != 'ACTIVE' or c['fallback_reason']:
+        print('PROBLEM pid $pid: connection %s -> %s is %s %s, fallback reason %s, want SMCR ACTIVE without fallback' % (
+            c['local'], c['peer'], c['mode'], c['state'], c['fallback_reason_name']))
+") || fail "cannot read smcctl connections"
+	log "pid $pid: $(head -n 1 <<<"$out")"
+	while read -r line; do
+		[[ $line != PROBLEM* ]] || smcr_problem "${line#PROBLEM }"
+	done <<<"$out"
 }
+
+smcr_snapshot before
 
 case "$VM_INDEX" in
 0)
@@ -101,6 +124,9 @@ case "$VM_INDEX" in
 	: >"$release"
 	wait_bg "$server" 120 || fail "server failed: $(tail -n 5 "$RESULTS/server.log")"
 	grep -q 'server ok' "$RESULTS/server.log" || fail "server not ok"
+	smcr_snapshot after
+	smcr_expect_stats before after 0 1
+	smcr_expect_rdma before after $((bytes / 1024)) $((bytes / 1024))
 	cp "$RESULTS/server.log" "$SHARED/smc-run.server.log"
 	barrier xfer-done 240
 	# the digests both sides printed agree
@@ -126,6 +152,9 @@ case "$VM_INDEX" in
 	wait_bg "$client" 120 || fail "client shell failed"
 	grep -q '^client exit 0$' "$RESULTS/client.log" || fail "client failed: $(tail -n 5 "$RESULTS/client.log")"
 	grep -q 'client ok' "$RESULTS/client.log" || fail "client not ok"
+	smcr_snapshot after
+	smcr_expect_stats before after 1 0
+	smcr_expect_rdma before after $((bytes / 1024)) $((bytes / 1024))
 	cp "$RESULTS/client.log" "$SHARED/smc-run.client.log"
 	log "server -> client: $(grep '^received' "$RESULTS/client.log")"
 	barrier xfer-done 240
@@ -136,4 +165,4 @@ case "$VM_INDEX" in
 	barrier xfer-done 240
 	;;
 esac
-log "smc-run ok"
+smcr_verdict smc-run

@@ -3,11 +3,11 @@
 #
 # smcctl against our smc.ko: the SMC_GEN_NETLINK family and the AF_SMC
 # sock_diag handler answer, and every smcctl command prints well-formed
-# JSON of the documented shape (tools/smcctl/README.md).  When AF_SMC
-# sockets can be created, also checks that a listening AF_SMC socket shows
-# up in `smcctl connections`, and (2 VMs) that an AF_SMC client talking to
-# a plain TCP server on VM 0 falls back with a reason that `smcctl
-# fallback` and `smcctl connections` report.
+# JSON of the documented shape (tools/smcctl/README.md).  AF_SMC sockets
+# must be created (no socket: the scenario fails); a listening AF_SMC
+# socket shows up in `smcctl connections`, and (2 VMs) an AF_SMC client
+# talking to a plain TCP server on VM 0 falls back with a reason that
+# `smcctl fallback` and `smcctl connections` report.
 
 set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
@@ -101,14 +101,8 @@ unload_check() {
 	log "module unloaded, smcctl reports it"
 }
 
-# AF_SMC sockets are the lead's part: skip the rest while they do not exist.
-if ! $PY -c "import socket; socket.socket(43, socket.SOCK_STREAM, 0).close()" 2>/dev/null; then
-	log "AF_SMC sockets cannot be created yet: socket checks skipped"
-	unload_check
-	barrier smcctl-done
-	log "smcctl ok (interface only)"
-	exit 0
-fi
+$PY -c "import socket; socket.socket(43, socket.SOCK_STREAM, 0).close()" 2>"$RESULTS/af_smc.err" ||
+	fail "AF_SMC sockets cannot be created: $(tail -n 1 "$RESULTS/af_smc.err")"
 
 # Python knows no AF_SMC addresses: bind/connect through libc.
 SMCPY='import ctypes, socket, struct, time

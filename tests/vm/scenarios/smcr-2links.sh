@@ -16,9 +16,10 @@
 # 3. Failover (two links, a VM runs our module): FO_CONNS connections stream
 #    FO_BYTES each; while the data moves, that VM breaks the link with the
 #    highest number (its QP to the error state through
-#    /sys/kernel/debug/smc/fail_link).  Every byte must still arrive
-#    (smc_load verifies data and checksum) and the link group must keep an
-#    ACTIVE link.
+#    /sys/kernel/debug/smc/fail_link); that link must leave the ACTIVE
+#    state within 30 s (a later link takes a new id and UID).  Every byte
+#    must still arrive (smc_load verifies data and checksum) and the link
+#    group must keep an ACTIVE link.
 #
 # SMCR_SYM=1 (smcr-sym.sh, two NICs): each VM also has eth1 with rxe1 on a
 # second LAN, addressed in eth0's subnet (without a prefix route, plus a
@@ -126,6 +127,34 @@ raise SystemExit(0 if any(n >= 2 for n in c.values()) else 1)'; then
 	return 1
 }
 
+# link_left BEFORE ID SECS: wait until none of the links that BEFORE (a
+# `smcctl --json links` file) lists ACTIVE with link id ID is ACTIVE any
+# more (the same link group, link id and link UID); smcctl failing counts
+# as not yet.  Prints the state of those links.
+link_left() {
+	local end=$((SECONDS + $3)) out
+
+	while :; do
+		if "$SMCCTL" --json links >"$RESULTS/links-left.json" 2>/dev/null &&
+		   out=$(B="$1" A="$RESULTS/links-left.json" I="$2" $SMCR_PY -c '
+import json, os
+key = lambda k: (k["lgr_id"], k["link_id"], k["link_uid"])
+rd = lambda f: json.load(open(os.environ[f]))["links"]
+broken = {key(k) for k in rd("B") if k["state"] == "ACTIVE" and k["link_id"] == int(os.environ["I"])}
+now = {key(k): k["state"] for k in rd("A")}
+print(", ".join("lgr %08x link %d uid %08x: %s" % (k + (now.get(k, "gone"),)) for k in sorted(broken)) or "no such link")
+raise SystemExit(0 if broken and all(now.get(k) != "ACTIVE" for k in broken) else 1)'); then
+			echo "$out"
+			return 0
+		fi
+		if [ $SECONDS -ge "$end" ]; then
+			echo "${out:-smcctl --json links failed}"
+			return 1
+		fi
+		sleep 0.5
+	done
+}
+
 record() {
 	local line
 
@@ -224,6 +253,11 @@ print(max(k["link_id"] for k in ls) if ls else "")')
 			log "breaking link $id"
 			echo "$id" >/sys/kernel/debug/smc/fail_link ||
 				smcr_problem "cannot write /sys/kernel/debug/smc/fail_link"
+			if out=$(link_left "$RESULTS/links-before-fail.json" "$id" 30); then
+				log "link $id left ACTIVE: $out"
+			else
+				smcr_problem "link $id still ACTIVE 30 s after fail_link: $out"
+			fi
 		else
 			smcr_problem "no active link with connections to break"
 		fi

@@ -14,6 +14,17 @@ set -euo pipefail
 [ "$VM_COUNT" -eq 2 ] || fail "needs two VMs"
 ctl=$(smcctl_path) || fail "cannot find or build smcctl"
 port=5200
+
+# lgr_count: how many link groups `smcctl --json linkgroups` lists; fails
+# when smcctl fails or prints no list of them.
+lgr_count() {
+	"$ctl" --json linkgroups >"$RESULTS/linkgroups.json" 2>"$RESULTS/linkgroups.err" ||
+		fail "smcctl --json linkgroups failed: $(paste -sd' ' "$RESULTS/linkgroups.err")"
+	F="$RESULTS/linkgroups.json" /usr/bin/python3 -c '
+import json, os
+print(len(json.load(open(os.environ["F"]))["linkgroups"]))' ||
+		fail "smcctl --json linkgroups: no list of link groups: '$(head -c 200 "$RESULTS/linkgroups.json")'"
+}
 # The server learns of the dead link from failed RDMA writes or, when it
 # has nothing to write, from TEST_LINK after this much silence (default
 # 30 s): shorter, so that the bounded wait below is short too.
@@ -31,6 +42,8 @@ case "$VM_INDEX" in
 	wait_bg "$server" 100 || rc=$?
 	tail -n 3 "$RESULTS/load-server.log"
 	log "server ended with $rc after $((SECONDS - t0)) s"
+	# 124: still running after 100 s, killed by wait_bg: a hang, no error
+	[ "$rc" -ne 124 ] || fail "the server hung on the dead link (killed after 100 s)"
 	[ "$rc" -ne 0 ] || fail "server saw no error on a dead link"
 	grep -q 'timed out' "$RESULTS/load-server.log" &&
 		fail "the server side hung instead of failing"
@@ -55,11 +68,13 @@ case "$VM_INDEX" in
 	wait_bg "$client" 130 || rc=$?
 	tail -n 5 "$RESULTS/load-client.log"
 	log "client ended with $rc after $((SECONDS - t0)) s"
+	[ "$rc" -ne 124 ] || fail "the client hung on the dead link (killed after 130 s)"
 	[ "$rc" -ne 0 ] || fail "transfers over a deleted device all succeeded?"
 	grep -q 'timed out' "$RESULTS/load-client.log" &&
 		fail "a transfer hung instead of failing"
-	lgs=$("$ctl" linkgroups | grep -c '^ *[0-9a-f]\{8\}' || true)
-	[ "$lgs" -eq 0 ] || fail "link group still listed after the device went away"
+	lgs=$(lgr_count) || exit 1
+	log "link groups after the cut: $lgs"
+	[ "$lgs" -eq 0 ] || fail "$lgs link group(s) still listed after the device went away"
 	barrier cut-done
 	barrier fallback-listening
 	smc_echo -c "$VM_IP_0" -f smc -p $((port + 1)) -B 1048576 -N 1 -t 100 ||
