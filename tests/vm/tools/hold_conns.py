@@ -23,25 +23,13 @@
 # and waits for FILE before its first connection (so that what the process
 # itself takes can be measured apart from its connections).
 import errno
-import json
 import os
 import socket
 import sys
 import time
 
-IPPROTO_SMC = 256
-
-
-def emit(rec):
-    print(json.dumps(rec), flush=True)
-
-
-def err_name(e):
-    if isinstance(e, socket.timeout):
-        return "timeout"
-    if isinstance(e, OSError) and e.errno:
-        return errno.errorcode.get(e.errno, str(e.errno))
-    return type(e).__name__
+# one JSON line per outcome, errno names: as hostile_echo.py reports them
+from hostile_echo import IPPROTO_SMC, emit, err_name
 
 
 def wait_file(path, limit=600):
