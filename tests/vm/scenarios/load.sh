@@ -31,9 +31,10 @@
 #     kmalloc-* caches, so one leaked for every eighth connection is more;
 #   - pages that no counter of /proc/meminfo explains (not free, per-cpu
 #     free, on an LRU list, slab, kernel stack, page table or per-cpu
-#     area: what alloc_pages() and vmalloc() users hold) within N x 3 KiB
-#     of the start: a page leaked for every connection, or a send buffer
-#     or RMB (16 KiB or more) for every fourth, is more;
+#     area: what alloc_pages() and vmalloc() users hold) within N x 10 KiB
+#     of the start: a send buffer or RMB (16 KiB or more) leaked for every
+#     connection, or 64 KiB for every fourth, is more (a CI run without a
+#     leak had up to 5 KiB per connection);
 #   - the memory cgroup the load's processes ran in (smcload, steps 0-2)
 #     keeps N/4 x 4 KiB of unreclaimable kernel memory at most once they
 #     exited (send buffers and RMBs are charged to it, as are sockets);
@@ -335,9 +336,11 @@ for d, k, s in grew:
 slimit = n // 8 * 16 + 16 * tasks
 if me["SUnreclaim"] - mb["SUnreclaim"] > slimit:
     print("PROBLEM unreclaimable slab grew by %d KiB (limit %d for %d connections, %d more tasks)" % (me["SUnreclaim"] - mb["SUnreclaim"], slimit, n, tasks))
-# three quarters of a page per connection: a page leaked for each, or a
-# send buffer or RMB (16 KiB at least) for every fourth, is more
-plimit = 3 * n
+# 10 KiB per connection: a send buffer or RMB (16 KiB at least) leaked
+# for each, or 64 KiB for every fourth, is more.  Less is noise here: a
+# CI run with no leak had 2.4 MiB (500 connections) of such pages, the
+# page-fragment and per-CPU caches of the 125 rxe kworkers among them
+plimit = 10 * n
 if oe - ob > plimit:
     print("PROBLEM %d KiB more pages outside slab, LRU lists, stacks and page tables than at the start (limit %d for %d connections)" % (oe - ob, plimit, n))
 # a page for every fourth connection
