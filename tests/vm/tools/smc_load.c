@@ -1280,8 +1280,8 @@ static bool diag_modes(unsigned int cnt[4], unsigned int *n)
 
 			if (h->nlmsg_type == NLMSG_DONE ||
 			    h->nlmsg_type == NLMSG_ERROR) {
-				done = h->nlmsg_type == NLMSG_DONE;
-				len = 0;
+				/* counted so far: a short count fails -M */
+				done = true;
 				break;
 			}
 			ino = m->diag_inode;
@@ -1289,8 +1289,6 @@ static bool diag_modes(unsigned int cnt[4], unsigned int *n)
 				continue;
 			cnt[m->diag_mode < 3 ? m->diag_mode : 3]++;
 		}
-		if (!len && !done)
-			break;
 	}
 	close(fd);
 	free(inodes);
