@@ -139,22 +139,17 @@ INCG=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"')
 # "inode state mode local_port peer_port reason", the reason as a number
 # (0: none) or with "name" as its name ("-": none).
 sock_view() {
-	local f l inodes=""
+	local f l out inodes=""
 
 	for f in /proc/"$1"/fd/*; do
 		l=$(readlink "$f" 2>/dev/null) || continue
 		case $l in socket:\[*\]) inodes+="${l//[!0-9]/} " ;; esac
 	done
-	INODES=$inodes BYNAME=${2:-} F=$RESULTS/connections.json $SMCR_PY -c '
-import json, os
-inodes = {int(i) for i in os.environ["INODES"].split()}
-byname = os.environ["BYNAME"] == "name"
-for c in json.load(open(os.environ["F"]))["connections"]:
-    if c["inode"] in inodes:
-        why = c["fallback_reason"]
-        if byname:
-            why = c["fallback_reason_name"] if why else "-"
-        print(c["inode"], c["state"], c["mode"], c["local_port"], c["peer_port"], why)'
+	out=$(smcj conns -f "$RESULTS/connections.json") || return 1
+	# INODE STATE MODE LOCAL_PORT PEER_PORT REASON REASON_NAME FAMILY
+	awk -v inodes="$inodes" -v byname="${2:-}" '
+		BEGIN { n = split(inodes, a, " "); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+		NF && ($1 in want) { print $1, $2, $3, $4, $5, byname == "name" ? $7 : $6 }' <<<"$out"
 }
 
 # bpf_prog_gone NAME: wait (bounded) until no BPF program NAME is loaded.
@@ -239,6 +234,13 @@ wait_file_line() {
 
 SMCR_PY=/usr/bin/python3
 
+# smcj SUBCMD ARGS...: read `smcctl --json` output (stdin, or -f FILE) with
+# tests/vm/lib/smcjson.py; its header documents the subcommands.  Fails,
+# saying why on stderr, when smcctl failed or its output is not as expected.
+smcj() {
+	"$SMCR_PY" "$REPO/tests/vm/lib/smcjson.py" "$@"
+}
+
 # smcr_problem MSG...: record a failed assertion (and log it).
 smcr_problem() {
 	log "PROBLEM: $*"
@@ -308,42 +310,32 @@ smcr_snapshot() {
 # no v1 ones, no fallback and no handshake error.  New fallbacks are
 # reported with their reason names.
 smcr_expect_stats() {
-	local out
+	local d s want n w why smcr_client smcr_server smcr_v1 smcr_v2 fb_client
+	local fb_server hserr_client hserr_server rx_bytes tx_bytes why_client why_server
 
-	out=$(B="$RESULTS/$1" A="$RESULTS/$2" C="$3" S="$4" $SMCR_PY -c '
-import json, os
-rd = lambda n: json.load(open(n))
-b, a = rd(os.environ["B"] + ".stats.json"), rd(os.environ["A"] + ".stats.json")
-fb, fa = rd(os.environ["B"] + ".fallback.json"), rd(os.environ["A"] + ".fallback.json")
-want = {"client": int(os.environ["C"]), "server": int(os.environ["S"])}
-d = lambda k, s: a[k][s] - b[k][s]
-print("smcr_connections +client %d +server %d +v1 %d +v2 %d, fallbacks +client %d +server %d, handshake_errors +client %d +server %d, rx +%d B, tx +%d B" % (
-    d("smcr_connections", "client"), d("smcr_connections", "server"),
-    d("smcr_connections", "v1"), d("smcr_connections", "v2"),
-    d("fallbacks", "client"), d("fallbacks", "server"),
-    d("handshake_errors", "client"), d("handshake_errors", "server"),
-    a["rx"]["bytes"] - b["rx"]["bytes"], a["tx"]["bytes"] - b["tx"]["bytes"]))
-for s in ("client", "server"):
-    if d("smcr_connections", s) != want[s]:
-        print("PROBLEM %d new SMC-R handshakes as %s, want %d" % (d("smcr_connections", s), s, want[s]))
-    if d("fallbacks", s):
-        old = {r["reason"]: r["count"] for r in fb[s]["reasons"]}
-        why = ["%s x%d" % (r["name"], r["count"] - old.get(r["reason"], 0))
-               for r in fa[s]["reasons"] if r["count"] > old.get(r["reason"], 0)]
-        print("PROBLEM %d new fallbacks as %s (%s)" % (d("fallbacks", s), s, ", ".join(why) or "no reason code"))
-    if d("handshake_errors", s):
-        print("PROBLEM %d new handshake errors as %s" % (d("handshake_errors", s), s))
-if d("smcr_connections", "v1"):
-    print("PROBLEM %d new SMC-R v1 handshakes, want only v2" % d("smcr_connections", "v1"))
-if d("smcr_connections", "v2") != want["client"] + want["server"]:
-    print("PROBLEM %d new SMC-R v2 handshakes, want %d" % (d("smcr_connections", "v2"), want["client"] + want["server"]))
-') || fail "cannot compare smcctl snapshots $1/$2"
-	log "stats: $(head -n 1 <<<"$out")"
-	while read -r line; do
-		if [[ $line == PROBLEM* ]]; then
-			smcr_problem "${line#PROBLEM }"
-		fi
-	done <<<"$out"
+	d=$(smcj stats-delta "$RESULTS/$1" "$RESULTS/$2") ||
+		fail "cannot compare smcctl snapshots $1/$2"
+	eval "$d"
+	log "stats: smcr_connections +client $smcr_client +server $smcr_server +v1 $smcr_v1 +v2 $smcr_v2, fallbacks +client $fb_client +server $fb_server, handshake_errors +client $hserr_client +server $hserr_server, rx +$rx_bytes B, tx +$tx_bytes B"
+	for s in client server; do
+		want=$3
+		[ "$s" = client ] || want=$4
+		n=smcr_$s
+		[ "${!n}" -eq "$want" ] ||
+			smcr_problem "${!n} new SMC-R handshakes as $s, want $want"
+		n=fb_$s w=why_$s
+		why=${!w}
+		[ "$why" != - ] || why="no reason code"
+		[ "${!n}" -eq 0 ] ||
+			smcr_problem "${!n} new fallbacks as $s ($why)"
+		n=hserr_$s
+		[ "${!n}" -eq 0 ] ||
+			smcr_problem "${!n} new handshake errors as $s"
+	done
+	[ "$smcr_v1" -eq 0 ] ||
+		smcr_problem "$smcr_v1 new SMC-R v1 handshakes, want only v2"
+	[ "$smcr_v2" -eq $(($3 + $4)) ] ||
+		smcr_problem "$smcr_v2 new SMC-R v2 handshakes, want $(($3 + $4))"
 	return 0
 }
 
@@ -368,34 +360,22 @@ smcr_expect_rdma() {
 # PORT; client: peer port PORT), all in mode SMCR, state ACTIVE, without a
 # fallback reason.  Listening sockets are not counted.
 smcr_expect_conns() {
-	local out
+	local out which=peer n smcr bad
 
 	"$SMCCTL" --json connections >"$RESULTS/connections-$1.json" ||
 		{ smcr_problem "smcctl --json connections failed"; return 0; }
-	out=$(F="$RESULTS/connections-$1.json" R="$1" P="$2" N="$3" $SMCR_PY -c '
-import json, os
-conns = json.load(open(os.environ["F"]))["connections"]
-port, n = int(os.environ["P"]), int(os.environ["N"])
-key = "local_port" if os.environ["R"] == "server" else "peer_port"
-mine = [c for c in conns if c[key] == port and c["state"] != "LISTEN"]
-smcr = [c for c in mine if c["mode"] == "SMCR" and c["state"] == "ACTIVE" and not c["fallback_reason"]]
-print("%d sockets on port %d, %d ACTIVE in mode SMCR" % (len(mine), port, len(smcr)))
-if len(mine) != n:
-    print("PROBLEM smcctl connections lists %d sockets on port %d, want %d" % (len(mine), port, n))
-bad = {}
-for c in mine:
-    if c not in smcr:
-        k = "%s/%s/%s" % (c["mode"], c["state"], c["fallback_reason_name"])
-        bad[k] = bad.get(k, 0) + 1
-if bad:
-    print("PROBLEM sockets on port %d not ACTIVE SMC-R: %s" % (port, ", ".join("%s x%d" % kv for kv in sorted(bad.items()))))
-') || { smcr_problem "cannot read smcctl connections"; return 0; }
-	log "connections ($1): $(head -n 1 <<<"$out")"
-	while read -r line; do
-		if [[ $line == PROBLEM* ]]; then
-			smcr_problem "${line#PROBLEM }"
-		fi
-	done <<<"$out"
+	[ "$1" != server ] || which=local
+	out=$(smcj conns -f "$RESULTS/connections-$1.json" --port "$which" "$2") ||
+		{ smcr_problem "cannot read smcctl connections"; return 0; }
+	# INODE STATE MODE LOCAL_PORT PEER_PORT REASON REASON_NAME FAMILY
+	read -r n smcr <<<"$(awk 'NF { n++ } NF && $2 == "ACTIVE" && $3 == "SMCR" && $6 == 0 { s++ }
+		END { print n + 0, s + 0 }' <<<"$out")"
+	log "connections ($1): $n sockets on port $2, $smcr ACTIVE in mode SMCR"
+	[ "$n" -eq "$3" ] ||
+		smcr_problem "smcctl connections lists $n sockets on port $2, want $3"
+	bad=$(awk 'NF && !($2 == "ACTIVE" && $3 == "SMCR" && $6 == 0) { print $3 "/" $2 "/" $7 }' <<<"$out" |
+		sort | uniq -c | awk '{ printf "%s%s x%d", sep, $2, $1; sep = ", " }')
+	[ -z "$bad" ] || smcr_problem "sockets on port $2 not ACTIVE SMC-R: $bad"
 	return 0
 }
 
@@ -405,37 +385,21 @@ if bad:
 # printing no list of link groups, is a problem too.  Idle link groups
 # (kept a while after their last connection) are not counted.
 smcr_expect_linkgroups() {
-	local out
+	local out lgrs busy conns
 
 	if ! "$SMCCTL" --json linkgroups >"$RESULTS/linkgroups.json" 2>"$RESULTS/linkgroups.err"; then
 		smcr_problem "smcctl --json linkgroups failed: $(paste -sd' ' "$RESULTS/linkgroups.err")"
 		return 0
 	fi
 	log "linkgroups: $(cat "$RESULTS/linkgroups.json")"
-	out=$(F="$RESULTS/linkgroups.json" G="$1" C="$2" $SMCR_PY -c '
-import json, os
-j = json.load(open(os.environ["F"]))
-if isinstance(j, dict):
-    j = j.get("linkgroups")
-if not isinstance(j, list):
-    print("PROBLEM smcctl --json linkgroups: no list of link groups")
-    raise SystemExit
-want_g, want_c = int(os.environ["G"]), int(os.environ["C"])
-counted = all(isinstance(g, dict) and "conns" in g for g in j)
-busy = [g for g in j if not counted or g["conns"] > 0]
-conns = sum(g["conns"] for g in busy) if counted else -1
-print("%d link groups, %d with connections, %s connections on them" % (len(j), len(busy), conns if counted else "?"))
-if len(busy) != want_g:
-    print("PROBLEM %d link groups with connections, want %d" % (len(busy), want_g))
-if counted and conns != want_c:
-    print("PROBLEM %d connections on the link groups, want %d" % (conns, want_c))
-') || { smcr_problem "cannot read smcctl --json linkgroups: '$(head -c 200 "$RESULTS/linkgroups.json")'"; return 0; }
-	log "linkgroups: $(head -n 1 <<<"$out")"
-	while read -r line; do
-		if [[ $line == PROBLEM* ]]; then
-			smcr_problem "${line#PROBLEM }"
-		fi
-	done <<<"$out"
+	out=$(smcj lgrs -f "$RESULTS/linkgroups.json") ||
+		{ smcr_problem "cannot read smcctl --json linkgroups: '$(head -c 200 "$RESULTS/linkgroups.json")'"; return 0; }
+	read -r lgrs busy conns _ <<<"$out"
+	log "linkgroups: $lgrs link groups, $busy with connections, $conns connections on them"
+	[ "$busy" -eq "$1" ] ||
+		smcr_problem "$busy link groups with connections, want $1"
+	[ "$conns" -eq "$2" ] ||
+		smcr_problem "$conns connections on the link groups, want $2"
 	return 0
 }
 
@@ -548,28 +512,19 @@ smcr_load_test() {
 # server's ADD_LINK finds no new path and the client refuses it, whichever
 # module runs on either side: N is 1 then.
 smcr_expect_links() {
-	local out line
+	local out lgr active
 
 	"$SMCCTL" --json links >"$RESULTS/links.json" 2>/dev/null ||
 		{ smcr_problem "smcctl --json links failed"; return 0; }
-	out=$(F="$RESULTS/links.json" N="$1" $SMCR_PY -c '
-import json, os
-links = json.load(open(os.environ["F"]))["links"]
-want = int(os.environ["N"])
-groups = {}
-for k in links:
-    groups.setdefault(k["lgr_id"], []).append(k)
-busy = {g: ls for g, ls in groups.items() if sum(k["conns"] for k in ls)}
-print("%d link groups with connections, ACTIVE links: %s" % (len(busy),
-      " ".join(str(sum(k["state"] == "ACTIVE" for k in ls)) for ls in busy.values())))
-for g, ls in busy.items():
-    n = sum(k["state"] == "ACTIVE" for k in ls)
-    if n != want:
-        print("PROBLEM link group %08x has %d ACTIVE links, want %d" % (g, n, want))
-') || { smcr_problem "cannot read smcctl links"; return 0; }
-	log "links: $(head -n 1 <<<"$out")"
-	while read -r line; do
-		[[ $line != PROBLEM* ]] || smcr_problem "${line#PROBLEM }"
+	out=$(smcj lgr-links -f "$RESULTS/links.json") ||
+		{ smcr_problem "cannot read smcctl links"; return 0; }
+	# LGR CONNS ACTIVE IDLE DEVS, those with connections
+	out=$(awk 'NF && $2 > 0' <<<"$out")
+	log "links: $(awk 'NF { n++; a = a sep $3; sep = " " }
+		END { print n + 0 " link groups with connections, ACTIVE links: " a }' <<<"$out")"
+	while read -r lgr _ active _; do
+		[ -z "$lgr" ] || [ "$active" -eq "$1" ] ||
+			smcr_problem "link group $lgr has $active ACTIVE links, want $1"
 	done <<<"$out"
 	return 0
 }

@@ -93,12 +93,12 @@ rxe_pkts() {
 # smc_counts: this VM's SMC-R connections, fallbacks and handshake errors
 # so far, client and server together ("C F E", smcctl --json stats)
 smc_counts() {
-	"$SMCCTL" --json stats | $SMCR_PY -c '
-import json, sys
-s = json.load(sys.stdin)
-print(*(s[k]["client"] + s[k]["server"] for k in
-        ("smcr_connections", "fallbacks", "handshake_errors")))' ||
-		fail "smcctl --json stats failed"
+	local s smcr_client smcr_server smcr_v1 smcr_v2 fb_client fb_server
+	local hserr_client hserr_server rx_bytes tx_bytes
+
+	s=$("$SMCCTL" --json stats | smcj stats) || fail "smcctl --json stats failed"
+	eval "$s"
+	echo "$((smcr_client + smcr_server)) $((fb_client + fb_server)) $((hserr_client + hserr_server))"
 }
 
 # smcr_counts WHAT C0 C1: between two smc_counts, new SMC-R connections

@@ -50,12 +50,10 @@ SMCCTL=$(smcctl_path) || fail "cannot find or build smcctl"
 
 # smcr_counts: "<client SMC-R handshakes> <client fallbacks> <rxe0 sent>"
 smcr_counts() {
-	"$SMCCTL" --json stats | python3 -c '
-import json, sys
-s = json.load(sys.stdin)
-print(s["smcr_connections"]["client"], s["fallbacks"]["client"])' |
-		tr '\n' ' '
-	rdma_counter sent_pkts
+	local s
+
+	s=$("$SMCCTL" --json stats | smcj stats) || fail "smcctl --json stats failed"
+	echo "$(sed -n 's/^smcr_client=//p' <<<"$s") $(sed -n 's/^fb_client=//p' <<<"$s") $(rdma_counter sent_pkts)"
 }
 
 # smcr_judge NAME BEFORE MIN_PKTS: every connection the client side made

@@ -70,21 +70,14 @@ knobs() {
 D_smcr_client=0 D_smcr_server=0 D_fb_client=0 D_fb_server=0
 D_why_client=- D_why_server=-
 # delta A B: between two smcr_snapshot's, sets D_smcr_client, D_smcr_server,
-# D_fb_client, D_fb_server, D_why_client, D_why_server (NAME:count,...).
+# D_fb_client, D_fb_server, D_why_client, D_why_server (NAME:count,...),
+# and D_ before every other name `smcj stats-delta` prints.
 delta() {
-	eval "$(B="$RESULTS/$1" A="$RESULTS/$2" $SMCR_PY -c '
-import json, os
-rd = lambda n: json.load(open(n))
-b, a = rd(os.environ["B"] + ".stats.json"), rd(os.environ["A"] + ".stats.json")
-fb, fa = rd(os.environ["B"] + ".fallback.json"), rd(os.environ["A"] + ".fallback.json")
-for s in ("client", "server"):
-    print("D_smcr_%s=%d" % (s, a["smcr_connections"][s] - b["smcr_connections"][s]))
-    print("D_fb_%s=%d" % (s, a["fallbacks"][s] - b["fallbacks"][s]))
-    old = {r["reason"]: r["count"] for r in fb[s]["reasons"]}
-    why = ",".join("%s:%d" % (r["name"].replace("SMC_CLC_DECL_", ""), r["count"] - old.get(r["reason"], 0))
-                   for r in fa[s]["reasons"] if r["count"] > old.get(r["reason"], 0))
-    print("D_why_%s=%s" % (s, why or "-"))
-')" || fail "cannot compare snapshots $1/$2"
+	local d
+
+	d=$(smcj stats-delta "$RESULTS/$1" "$RESULTS/$2") ||
+		fail "cannot compare snapshots $1/$2"
+	eval "$(sed 's/^/D_/' <<<"$d")"
 	log "delta $1..$2: smcr +$D_smcr_client/+$D_smcr_server fallbacks +$D_fb_client ($D_why_client)/+$D_fb_server ($D_why_server) (client/server)"
 }
 
@@ -95,14 +88,17 @@ expect() {
 
 # lgr_count: link groups listed by smcctl; lgr_conns: connections on them.
 lgr_count() {
-	"$SMCCTL" --json linkgroups | $SMCR_PY -c '
-import json, sys
-print(len(json.load(sys.stdin)["linkgroups"]))'
+	local n
+
+	n=$("$SMCCTL" --json linkgroups | smcj lgrs) || return 1
+	echo "${n%% *}"
 }
 lgr_conns() {
-	"$SMCCTL" --json linkgroups | $SMCR_PY -c '
-import json, sys
-print(sum(g.get("conns", 0) for g in json.load(sys.stdin)["linkgroups"]))'
+	local n
+
+	n=$("$SMCCTL" --json linkgroups | smcj lgrs) || return 1
+	read -r _ _ n _ <<<"$n"
+	echo "$n"
 }
 
 # lgr_gone SECS: wait until no link group is listed; prints the seconds.
@@ -194,12 +190,11 @@ must_pass() {
 
 # smcr_conns PORT WANT: connections to/from PORT that are ACTIVE SMC-R.
 smcr_on_port() {
-	"$SMCCTL" --json connections | P="$1" $SMCR_PY -c '
-import json, os, sys
-p = int(os.environ["P"])
-print(sum(1 for c in json.load(sys.stdin)["connections"]
-          if p in (c["local_port"], c["peer_port"]) and c["state"] == "ACTIVE"
-          and c["mode"] == "SMCR"))'
+	local out
+
+	out=$("$SMCCTL" --json connections | smcj conns --port any "$1") || return 1
+	# INODE STATE MODE ...
+	awk '$2 == "ACTIVE" && $3 == "SMCR" { n++ } END { print n + 0 }' <<<"$out"
 }
 
 fi_set() { echo "$2" >"$FI/fail_$1"; }

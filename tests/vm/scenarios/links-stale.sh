@@ -34,9 +34,11 @@ barrier eth1-up
 
 # links: "ID STATE" of every link, one line
 links() {
-	"$SMCCTL" --json links | $SMCR_PY -c '
-import json, sys
-print(" ".join("%d:%s" % (k["link_id"], k["state"]) for k in json.load(sys.stdin)["links"]))'
+	local out
+
+	out=$("$SMCCTL" --json links | smcj links) || return 1
+	# LGR LINK_ID STATE ...
+	awk '{ printf "%s%s:%s", sep, $2, $3; sep = " " } END { print "" }' <<<"$out"
 }
 
 # active_links: how many links are ACTIVE

@@ -127,13 +127,12 @@ mem_snapshot() {
 
 # lgr_summary NAME: link groups, connections and buffer bytes on them
 lgr_summary() {
+	local out g c s r
+
 	"$SMCCTL" --json linkgroups >"$RESULTS/$1.lgr.json"
-	F="$RESULTS/$1.lgr.json" $SMCR_PY -c '
-import json, os
-g = json.load(open(os.environ["F"]))["linkgroups"]
-print("%d link groups, %d connections, sndbufs %d KiB, RMBs %d KiB" % (len(g),
-      sum(x["conns"] for x in g), sum(x["sndbuf_bytes"] for x in g) // 1024,
-      sum(x["rmb_bytes"] for x in g) // 1024))'
+	out=$(smcj lgrs -f "$RESULTS/$1.lgr.json") || return 1
+	read -r g _ c s r <<<"$out"
+	echo "$g link groups, $c connections, sndbufs $((s / 1024)) KiB, RMBs $((r / 1024)) KiB"
 }
 
 # lgrs_gone WHAT: wait for the link groups' idle teardown after WHAT
@@ -141,8 +140,8 @@ lgrs_gone() {
 	local deadline=$((SECONDS + IDLE + 60)) n
 
 	while :; do
-		n=$("$SMCCTL" --json linkgroups |
-			$SMCR_PY -c 'import json, sys; print(len(json.load(sys.stdin)["linkgroups"]))')
+		n=$("$SMCCTL" --json linkgroups | smcj lgrs)
+		n=${n%% *}
 		[ "$n" -eq 0 ] && break
 		[ "$SECONDS" -lt "$deadline" ] || break
 		sleep 1

@@ -125,24 +125,17 @@ if [ "$VM_INDEX" -eq 1 ]; then
 	grep -q '"closed"' "$RESULTS/cli-limited.log" ||
 		smcr_problem "limited: the client did not get all its connections"
 	# every connection accounted for: SMC-R or fallback MEM, nothing else
-	out=$(B="$RESULTS/b-limited" A="$RESULTS/a-limited" N=$N $SMCR_PY -c '
-import json, os
-rd = lambda n: json.load(open(n))
-b, a = rd(os.environ["B"] + ".stats.json"), rd(os.environ["A"] + ".stats.json")
-fb, fa = rd(os.environ["B"] + ".fallback.json"), rd(os.environ["A"] + ".fallback.json")
-smcr = a["smcr_connections"]["client"] - b["smcr_connections"]["client"]
-old = {r["reason"]: r["count"] for r in fb["client"]["reasons"]}
-new = {r["name"]: r["count"] - old.get(r["reason"], 0) for r in fa["client"]["reasons"]
-       if r["count"] > old.get(r["reason"], 0)}
-mem = sum(v for k, v in new.items() if k.endswith("MEM"))
-print("smcr %d, fallbacks %s" % (smcr, new or "none"))
-if smcr + mem != int(os.environ["N"]) or len(new) > (1 if mem else 0):
-    print("PROBLEM limited: %d SMC-R + %d MEM fallbacks of %s connections, others: %s" % (smcr, mem, os.environ["N"], new))
-')
-	log "limited: $(head -n 1 <<<"$out")"
-	while read -r line; do
-		[[ $line != PROBLEM* ]] || smcr_problem "${line#PROBLEM }"
-	done <<<"$out"
+	d=$(smcj stats-delta "$RESULTS/b-limited" "$RESULTS/a-limited") ||
+		fail "cannot compare snapshots b-limited/a-limited"
+	smcr=$(sed -n 's/^smcr_client=//p' <<<"$d")
+	why=$(sed -n 's/^why_client=//p' <<<"$d")
+	# MEM fallbacks, and how many fallback reasons grew (MEM's included)
+	read -r mem reasons <<<"$(tr , '\n' <<<"${why#-}" |
+		awk -F: 'NF { r++ } $1 ~ /MEM$/ { m += $2 } END { print m + 0, r + 0 }')"
+	log "limited: smcr $smcr, fallbacks $why"
+	if [ $((smcr + mem)) -ne "$N" ] || [ "$reasons" -gt $((mem ? 1 : 0)) ]; then
+		smcr_problem "limited: $smcr SMC-R + $mem MEM fallbacks of $N connections, fallbacks: $why"
+	fi
 fi
 barrier verdict 60
 smcr_verdict memcg

@@ -86,45 +86,72 @@ links_json() {
 # WANT ACTIVE links; SPREAD=1: each of them carries connections; SYM=1:
 # they are on different RDMA devices.  Prints PROBLEM lines.
 links_check() {
-	F="$1" W="$2" S="$3" Y="${4:-0}" $SMCR_PY -c '
-import json, os
-links = json.load(open(os.environ["F"]))["links"]
-want, spread = int(os.environ["W"]), os.environ["S"] == "1"
-sym = os.environ["Y"] == "1"
-groups = {}
-for k in links:
-    groups.setdefault(k["lgr_id"], []).append(k)
-busy = {g: ls for g, ls in groups.items() if sum(k["conns"] for k in ls)}
-print("%d link groups, %d with connections: %s" % (len(groups), len(busy),
-      "; ".join("%08x: %s" % (g, ", ".join("link %d %s %s conns %d" % (k["link_id"], k["ibdev"], k["state"], k["conns"]) for k in ls)) for g, ls in groups.items())))
-if not busy:
-    print("PROBLEM no link group with connections")
-for g, ls in busy.items():
-    act = [k for k in ls if k["state"] == "ACTIVE"]
-    if len(act) != want:
-        print("PROBLEM link group %08x has %d ACTIVE links, want %d" % (g, len(act), want))
-    if spread and any(not k["conns"] for k in act):
-        print("PROBLEM link group %08x: connections not spread over its links" % g)
-    if sym and len(set(k["ibdev"] for k in act)) != len(act):
-        print("PROBLEM link group %08x: links share an RDMA device (%s), want one per device" % (g, ", ".join(k["ibdev"] for k in act)))
-'
+	local all per lgr conns active idle devs
+
+	if ! all=$(smcj links -f "$1") || ! per=$(smcj lgr-links -f "$1"); then
+		echo "PROBLEM cannot read $1"
+		return 0
+	fi
+	# all: LGR LINK_ID STATE IBDEV CONNS UID; per: LGR CONNS ACTIVE IDLE DEVS
+	awk 'NF { n++ } NF && $2 > 0 { b++ } END { printf "%d link groups, %d with connections: ", n, b }' <<<"$per"
+	awk 'NF { printf "%s%s link %s %s %s conns %s", sep, $1, $2, $4, $3, $5; sep = "; " }
+		END { print "" }' <<<"$all"
+	awk 'NF && $2 > 0 { b = 1 } END { exit b }' <<<"$per" &&
+		echo "PROBLEM no link group with connections"
+	while read -r lgr conns active idle devs; do
+		[ -n "$lgr" ] && [ "$conns" -gt 0 ] || continue
+		[ "$active" -eq "$2" ] ||
+			echo "PROBLEM link group $lgr has $active ACTIVE links, want $2"
+		[ "$3" != 1 ] || [ "$idle" -eq 0 ] ||
+			echo "PROBLEM link group $lgr: connections not spread over its links"
+		[ "${4:-0}" != 1 ] || [ "$devs" -eq "$active" ] ||
+			echo "PROBLEM link group $lgr: links share an RDMA device ($(awk -v g="$lgr" '$1 == g && $3 == "ACTIVE" { printf "%s%s", sep, $4; sep = ", " }' <<<"$all")), want one per device"
+	done <<<"$per"
+	return 0
 }
 
 # wait_two_links SECS: until some link group shows two ACTIVE links
 wait_two_links() {
-	local end=$((SECONDS + $1))
+	local end=$((SECONDS + $1)) per
 
 	while [ $SECONDS -lt $end ]; do
 		links_json "$RESULTS/links-wait.json"
-		if F="$RESULTS/links-wait.json" $SMCR_PY -c '
-import json, os, collections
-c = collections.Counter(k["lgr_id"] for k in json.load(open(os.environ["F"]))["links"] if k["state"] == "ACTIVE")
-raise SystemExit(0 if any(n >= 2 for n in c.values()) else 1)'; then
+		# LGR CONNS ACTIVE ...: some link group has two ACTIVE links
+		if per=$(smcj lgr-links -f "$RESULTS/links-wait.json") &&
+		   awk '$3 >= 2 { ok = 1 } END { exit !ok }' <<<"$per"; then
 			return 0
 		fi
 		sleep 0.5
 	done
 	return 1
+}
+
+# links_gone BEFORE NOW ID: of the links that BEFORE lists ACTIVE with
+# link id ID (keyed by link group, link id and link UID), none is ACTIVE
+# in NOW (both `smcctl --json links` files); prints their states now.
+links_gone() {
+	local b a
+
+	b=$(smcj links -f "$1") && a=$(smcj links -f "$2") || return 1
+	# LGR LINK_ID STATE IBDEV CONNS UID, BEFORE's lines, "=", NOW's
+	# (the guests have no /dev/fd for <(...))
+	printf '%s\n=\n%s\n' "$b" "$a" | awk -v id="$3" '
+		$0 == "=" { now_part = 1; next }
+		!now_part { if ($3 == "ACTIVE" && $2 == id) key[++n] = $1 " " $2 " " $6; next }
+		NF { now[$1 " " $2 " " $6] = $3 }
+		END {
+			ok = n > 0
+			for (i = 1; i <= n; i++) {
+				split(key[i], f, " ")
+				st = key[i] in now ? now[key[i]] : "gone"
+				if (st == "ACTIVE")
+					ok = 0
+				printf "%slgr %s link %s uid %s: %s", sep, f[1], f[2], f[3], st
+				sep = ", "
+			}
+			print n ? "" : "no such link"
+			exit !ok
+		}'
 }
 
 # link_left BEFORE ID SECS: wait until none of the links that BEFORE (a
@@ -136,14 +163,7 @@ link_left() {
 
 	while :; do
 		if "$SMCCTL" --json links >"$RESULTS/links-left.json" 2>/dev/null &&
-		   out=$(B="$1" A="$RESULTS/links-left.json" I="$2" $SMCR_PY -c '
-import json, os
-key = lambda k: (k["lgr_id"], k["link_id"], k["link_uid"])
-rd = lambda f: json.load(open(os.environ[f]))["links"]
-broken = {key(k) for k in rd("B") if k["state"] == "ACTIVE" and k["link_id"] == int(os.environ["I"])}
-now = {key(k): k["state"] for k in rd("A")}
-print(", ".join("lgr %08x link %d uid %08x: %s" % (k + (now.get(k, "gone"),)) for k in sorted(broken)) or "no such link")
-raise SystemExit(0 if broken and all(now.get(k) != "ACTIVE" for k in broken) else 1)'); then
+		   out=$(links_gone "$1" "$RESULTS/links-left.json" "$2"); then
 			echo "$out"
 			return 0
 		fi
@@ -245,10 +265,10 @@ if [ "$FAILVM" -ge 0 ]; then
 			mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
 		sleep 3
 		links_json "$RESULTS/links-before-fail.json"
-		id=$(F="$RESULTS/links-before-fail.json" $SMCR_PY -c '
-import json, os
-ls = [k for k in json.load(open(os.environ["F"]))["links"] if k["state"] == "ACTIVE" and k["conns"]]
-print(max(k["link_id"] for k in ls) if ls else "")')
+		# LGR LINK_ID STATE IBDEV CONNS UID: the highest ACTIVE link id
+		# with connections
+		id=$(smcj links -f "$RESULTS/links-before-fail.json" |
+			awk '$3 == "ACTIVE" && $5 > 0 && (!f || $2 > m) { m = $2; f = 1 } END { if (f) print m }')
 		if [ -n "$id" ]; then
 			log "breaking link $id"
 			echo "$id" >/sys/kernel/debug/smc/fail_link ||

@@ -18,12 +18,13 @@ port=5200
 # lgr_count: how many link groups `smcctl --json linkgroups` lists; fails
 # when smcctl fails or prints no list of them.
 lgr_count() {
+	local n
+
 	"$ctl" --json linkgroups >"$RESULTS/linkgroups.json" 2>"$RESULTS/linkgroups.err" ||
 		fail "smcctl --json linkgroups failed: $(paste -sd' ' "$RESULTS/linkgroups.err")"
-	F="$RESULTS/linkgroups.json" /usr/bin/python3 -c '
-import json, os
-print(len(json.load(open(os.environ["F"]))["linkgroups"]))' ||
+	n=$(smcj lgrs -f "$RESULTS/linkgroups.json") ||
 		fail "smcctl --json linkgroups: no list of link groups: '$(head -c 200 "$RESULTS/linkgroups.json")'"
+	echo "${n%% *}"
 }
 # The server learns of the dead link from failed RDMA writes or, when it
 # has nothing to write, from TEST_LINK after this much silence (default

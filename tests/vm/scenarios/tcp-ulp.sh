@@ -153,29 +153,26 @@ fi
 smcr_expect_rdma before after $((conns * bytes / 1024)) $((conns * bytes / 1024))
 
 # 3. AF_INET6, IPv4-mapped: data crosses, over TCP (see the header)
-# expect_v6 ROLE PORTKEY WANT_REASON: the connection's mode and reason
+# expect_v6 ROLE local_port|peer_port WANT_REASON: the connection's mode
+# and reason
 expect_v6() {
-	local out
+	local out n mode reason name family
 
 	"$SMCCTL" --json connections >"$RESULTS/connections6-$1.json" ||
 		{ smcr_problem "smcctl --json connections failed"; return 0; }
-	out=$(F="$RESULTS/connections6-$1.json" K="$2" P="$port6" W="$3" $SMCR_PY -c '
-import json, os
-conns = json.load(open(os.environ["F"]))["connections"]
-mine = [c for c in conns if c[os.environ["K"]] == int(os.environ["P"]) and c["state"] != "LISTEN"]
-print(" ".join("%s/%s/%s" % (c["mode"], c["family"], c["fallback_reason_name"]) for c in mine) or "none")
-if len(mine) != 1:
-    print("PROBLEM %d IPv6 connections listed, want 1" % len(mine))
-for c in mine:
-    if c["mode"] != "TCP" or c["family"] != "inet6" or not c["fallback_reason"]:
-        print("PROBLEM IPv6 connection is %s/%s, want a fallback to TCP" % (c["mode"], c["family"]))
-    elif os.environ["W"] and c["fallback_reason_name"] != os.environ["W"]:
-        print("PROBLEM IPv6 fallback reason %s, want %s" % (c["fallback_reason_name"], os.environ["W"]))
-') || { smcr_problem "cannot read smcctl connections"; return 0; }
-	log "IPv6 connection ($1): $(head -n 1 <<<"$out")"
-	while read -r line; do
-		if [[ $line == PROBLEM* ]]; then
-			smcr_problem "${line#PROBLEM }"
+	out=$(smcj conns -f "$RESULTS/connections6-$1.json" --port "${2%_port}" "$port6") ||
+		{ smcr_problem "cannot read smcctl connections"; return 0; }
+	# INODE STATE MODE LOCAL_PORT PEER_PORT REASON REASON_NAME FAMILY
+	log "IPv6 connection ($1): $(awk 'NF { printf "%s%s/%s/%s", sep, $3, $8, $7; sep = " " }
+		END { if (!sep) print "none" }' <<<"$out")"
+	n=$(awk 'NF { n++ } END { print n + 0 }' <<<"$out")
+	[ "$n" -eq 1 ] || smcr_problem "$n IPv6 connections listed, want 1"
+	while read -r _ _ mode _ _ reason name family; do
+		[ -n "$mode" ] || continue
+		if [ "$mode" != TCP ] || [ "$family" != inet6 ] || [ "$reason" -eq 0 ]; then
+			smcr_problem "IPv6 connection is $mode/$family, want a fallback to TCP"
+		elif [ -n "$3" ] && [ "$name" != "$3" ]; then
+			smcr_problem "IPv6 fallback reason $name, want $3"
 		fi
 	done <<<"$out"
 }
