@@ -117,23 +117,8 @@ void smc_sock_destroy(struct smc_sock *smc)
 	sock_put(&smc->sk);
 }
 
-/*
- * The handshake gave up on SMC-R (with its connection detached from any
- * link group): the socket becomes the TCP connection.  A link group that
- * ended under the handshake marked the socket aborted (see
- * smc_conn_lgr_gone()), but the TCP stream it falls back to is intact:
- * that mark must not show as SO_ERROR, EPOLLERR or a shutdown.  An error
- * copied from TCP itself stays.
- */
 void smc_set_fallback(struct smc_sock *smc, u32 reason)
 {
-	struct sock *sk = &smc->sk;
-
-	if (smc->conn.dead && !smc->conn.attached) {
-		if (!smc->clc_err_mirrored && READ_ONCE(sk->sk_err) == ECONNABORTED)
-			WRITE_ONCE(sk->sk_err, 0);
-		WRITE_ONCE(sk->sk_shutdown, 0);
-	}
 	smc->fallback_reason = reason;
 	WRITE_ONCE(smc->use_fallback, true);
 	trace_smc_switch_to_fallback(smc, reason);

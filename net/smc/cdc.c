@@ -534,6 +534,38 @@ void smc_conn_tx_done(struct smc_lgr_conn *c, u64 cookie, int status)
 }
 
 /* Under write_lock_bh(&lgr->conns_lock). */
+/* The link group is gone under an SMC-R socket: no more data either way. */
+static void smc_conn_mark_gone(struct smc_conn *conn)
+{
+	struct smc_sock *smc = smc_conn_sock(conn);
+
+	lockdep_assert_held(&conn->lock);
+	if (!conn->peer_closed && !conn->peer_abort && !conn->local_abort &&
+	    !conn->local_closed)
+		WRITE_ONCE(smc->sk.sk_err, ECONNABORTED);
+	WRITE_ONCE(smc->sk.sk_shutdown, SHUTDOWN_MASK);
+}
+
+/*
+ * The handshake ended in SMC-R.  A link group that ended while it ran
+ * left the connection dead but the socket unmarked (the handshake might
+ * still have fallen back to an intact TCP stream): mark it now.
+ */
+void smc_conn_hs_done(struct smc_conn *conn)
+{
+	struct smc_sock *smc = smc_conn_sock(conn);
+	bool dead;
+
+	spin_lock_bh(&conn->lock);
+	conn->hs_done = true;
+	dead = conn->dead;
+	if (dead)
+		smc_conn_mark_gone(conn);
+	spin_unlock_bh(&conn->lock);
+	if (dead)
+		smc_sk_wake(&smc->sk, EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP);
+}
+
 void smc_conn_lgr_gone(struct smc_lgr_conn *c)
 {
 	struct smc_conn *conn = smc_lc_conn(c);
@@ -541,10 +573,13 @@ void smc_conn_lgr_gone(struct smc_lgr_conn *c)
 
 	spin_lock(&conn->lock);
 	conn->dead = true;
-	if (!conn->peer_closed && !conn->peer_abort && !conn->local_abort &&
-	    !conn->local_closed)
-		WRITE_ONCE(smc->sk.sk_err, ECONNABORTED);
-	WRITE_ONCE(smc->sk.sk_shutdown, SHUTDOWN_MASK);
+	/*
+	 * A handshake still running learns it from its own link waits and
+	 * declines; its socket is not the application's SMC-R socket yet:
+	 * no error may show on it (a non-blocking connect polls for one).
+	 */
+	if (conn->hs_done)
+		smc_conn_mark_gone(conn);
 	spin_unlock(&conn->lock);
 	smc_sk_wake(&smc->sk, EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP);
 	if (sock_flag(&smc->sk, SOCK_DEAD))

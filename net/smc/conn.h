@@ -101,6 +101,7 @@ struct smc_conn {
 	bool peer_closed;
 	bool peer_abort;
 	bool dead;			/* lgr gone: no more data */
+	bool hs_done;			/* handshake ended in SMC-R */
 	bool orphaned;			/* close() returned, close_work owns it */
 	bool orphan_counted;		/* counts in smcr_max_orphans */
 	bool freeing;			/* close_work is tearing it down */
@@ -116,6 +117,7 @@ static inline struct smc_conn *smc_lc_conn(struct smc_lgr_conn *lc)
 
 /* cdc.c */
 void smc_conn_init(struct smc_conn *conn);
+void smc_conn_hs_done(struct smc_conn *conn);
 /* Send a CDC message with the current cursors and flags (conn->lock held
  * by the caller, any context); returns 0 or a negative errno.  Pushes
  * pending data first.

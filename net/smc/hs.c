@@ -638,6 +638,7 @@ u32 smc_hs_client(struct smc_sock *smc)
 	reason = smc_hs_client_rdma(smc, hs);
 	if (reason)
 		goto decline;
+	smc_conn_hs_done(&smc->conn);
 	smc_stats_hs_success(sock_net(&smc->sk), false, hs->res.version);
 	goto out;
 decline:
@@ -790,6 +791,7 @@ u32 smc_hs_server(struct smc_sock *child, const u8 *buf, int len,
 	reason = smc_hs_server_rdma(child, hs);
 	if (reason)
 		goto decline;
+	smc_conn_hs_done(&child->conn);
 	smc_stats_hs_success(sock_net(&child->sk), true, hs->res.version);
 	smc_hs_free(hs);
 	return 0;

@@ -29,7 +29,7 @@ smcr_setup
 if [ "$VM_INDEX" -eq 0 ]; then
 	cat >/tmp/echo-srv.py <<'PY'
 import socket, sys, threading
-ls = socket.socket(43, socket.SOCK_STREAM, 0)
+ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)  # IPPROTO_SMC
 ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 ls.bind(("0.0.0.0", int(sys.argv[1])))
 ls.listen(16)
@@ -65,7 +65,7 @@ cat >/tmp/lgr-gone-cli.py <<'PY'
 import errno, os, select, socket, sys, threading, time
 ip, port, fi, ready, go = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 def conn():
-    s = socket.socket(43, socket.SOCK_STREAM, 0)
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)  # IPPROTO_SMC
     s.settimeout(60)
     s.connect((ip, port))
     return s
