@@ -527,25 +527,27 @@ else
 fi
 
 # ---- netem: loss and reordering ------------------------------------------------
-netem_case() { # LOSS CONNS BYTES SECS
-	local loss=$1 name=netem$1 t0 r
+netem_case() { # LOSS CONNS BYTES SECS [smc_load options]
+	local loss=$1 name=netem$1 t0 r conns=$2 bytes=$3 secs=$4
+
+	shift 4
 
 	modprobe sch_netem || fail "no sch_netem"
 	tc qdisc add dev eth0 root netem delay 1ms reorder 25% 50% loss "$loss%" ||
 		fail "tc netem failed"
 	smcr_snapshot "$name-0"
 	if [ "$VM_INDEX" -eq 0 ]; then
-		server "$name" $((5330 + loss)) "$2" $(($4 + 20))
+		server "$name" $((5330 + loss)) "$conns" $((secs + 20))
 		barrier "$name-listening"
-		wait_bg "$BG_PID" $(($4 + 30)) || true
-		barrier "$name-done" $(($4 + 60))
+		wait_bg "$BG_PID" $((secs + 30)) || true
+		barrier "$name-done" $((secs + 60))
 	else
 		barrier "$name-listening"
 		t0=$(now)
-		client "$name" $((5330 + loss)) "$2" "$3" "$4"
-		wait_bg "$BG_PID" $(($4 + 10)) || true
+		client "$name" $((5330 + loss)) "$conns" "$bytes" "$secs" "$@"
+		wait_bg "$BG_PID" $((secs + 10)) || true
 		s=$(since "$t0")
-		barrier "$name-done" $(($4 + 60))
+		barrier "$name-done" $((secs + 60))
 	fi
 	tc qdisc del dev eth0 root || true
 	smcr_snapshot "$name-1"
@@ -555,7 +557,7 @@ netem_case() { # LOSS CONNS BYTES SECS
 	if [ "$VM_INDEX" -eq 1 ]; then
 		if [ "${r%% *}" = ok ]; then
 			row "netem loss $loss% + reorder 25% (both VMs)" "both" \
-				"SMC-R ($D_smcr_client of $2 connections, fallbacks: $D_why_client), $(awk -v b="${r#* }" -v s="$s" 'BEGIN { printf "%.2f MB/s", b / s / 1e6 }')" \
+				"SMC-R ($D_smcr_client of $conns connections, fallbacks: $D_why_client), $(awk -v b="${r#* }" -v s="$s" 'BEGIN { printf "%.2f MB/s", b / s / 1e6 }')" \
 				"${r#* }" "$s"
 		else
 			row "netem loss $loss% + reorder 25% (both VMs)" "both" \
@@ -569,7 +571,11 @@ if [ "$ALL" = 1 ]; then
 	nc=4
 	netem_case 5 4 1M 150
 else
-	netem_case 5 2 256K 90
+	# one handshake at a time: concurrent first contacts under this loss
+	# lose their link now and then, with the distribution's module too
+	# (see Documentation/networking/smc-faults.rst, Findings); the long
+	# form keeps four at once and reports what happens
+	netem_case 5 2 256K 90 -P 1
 fi
 must_pass netem5
 [ "$VM_INDEX" -eq 0 ] || expect "SMC-R connections under 5% loss (fallbacks client $D_why_client, server $D_why_server)" "$D_smcr_client" "$nc"
