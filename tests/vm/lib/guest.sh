@@ -448,7 +448,7 @@ smcr_load_test() {
 	barrier smcr-snapshot
 	if [ "$VM_INDEX" -eq 0 ]; then
 		run_bg smc_load-server smc_load -s -p "$port" \
-			-n $((conns * clients)) -t $((secs + 30))
+			-n $((conns * clients)) -t $(((secs + 30) * ${VM_SLOW:-1}))
 		pid=$BG_PID
 		wait_file_line "$RESULTS/smc_load-server.log" listening 30
 		barrier smcr-listening
@@ -467,7 +467,7 @@ smcr_load_test() {
 		rm -f "$go" "$release"
 		run_bg smc_load-client smc_load -c "$VM_IP_0" -p "$port" \
 			-N "$conns" -B "$bytes" -m "$mode" -S $((0x5eed00 + VM_INDEX)) \
-			-G "$go" -W "$release" -t $((secs + 30))
+			-G "$go" -W "$release" -t $(((secs + 30) * ${VM_SLOW:-1}))
 		pid=$BG_PID
 		# All handshakes (of all client VMs) first, then all data at
 		# the same time: link groups are not set up under load.
