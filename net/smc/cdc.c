@@ -533,7 +533,6 @@ void smc_conn_tx_done(struct smc_lgr_conn *c, u64 cookie, int status)
 		smc_close_kick(smc);
 }
 
-/* Under write_lock_bh(&lgr->conns_lock). */
 /* The link group is gone under an SMC-R socket: no more data either way. */
 static void smc_conn_mark_gone(struct smc_conn *conn)
 {
@@ -566,6 +565,7 @@ void smc_conn_hs_done(struct smc_conn *conn)
 		smc_sk_wake(&smc->sk, EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP);
 }
 
+/* Under write_lock_bh(&lgr->conns_lock). */
 void smc_conn_lgr_gone(struct smc_lgr_conn *c)
 {
 	struct smc_conn *conn = smc_lc_conn(c);

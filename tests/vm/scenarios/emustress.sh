@@ -7,7 +7,7 @@
 # VMs create and close sockets in a loop.  That is the mix under which
 # QEMU's TCG has been seen to die (double fault, impossible EFLAGS in
 # SLUB's allocation fast path, tests/vm/README.md): the run ends early
-# with vmtest's exit 75 when it does.  tests/vm/tools/emurate runs this
+# with vmtest's exit 75 when it does.  tests/vm/emurate runs this
 # scenario repeatedly to compare fault rates between QEMU versions and
 # CPU models.  It passes when the traffic ran its time.
 
@@ -21,8 +21,8 @@ gidx=$(rxe_gid_index) || fail "no RoCE v2 IPv4 GID on rxe0"
 # socket churn: a few slab objects allocated and freed per socket
 churn() {
 	$SMCR_PY -c '
-import socket, time
-end = time.time() + float(__import__("sys").argv[1])
+import socket, sys, time
+end = time.time() + float(sys.argv[1])
 n = 0
 while time.time() < end:
     for _ in range(200):

@@ -27,28 +27,7 @@ FI=/sys/kernel/debug/smc_faultinj
 smcr_setup
 
 if [ "$VM_INDEX" -eq 0 ]; then
-	cat >/tmp/echo-srv.py <<'PY'
-import socket, sys, threading
-ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)  # IPPROTO_SMC
-ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-ls.bind(("0.0.0.0", int(sys.argv[1])))
-ls.listen(16)
-print("listening", flush=True)
-def echo(s):
-    try:
-        while True:
-            b = s.recv(65536)
-            if not b:
-                break
-            s.sendall(b)
-    except OSError as e:
-        print("echo:", e, flush=True)
-    s.close()
-while True:
-    s, _ = ls.accept()
-    threading.Thread(target=echo, args=(s,), daemon=True).start()
-PY
-	run_bg server "$SMCR_PY" /tmp/echo-srv.py "$PORT"
+	run_bg server "$SMCR_PY" "$REPO/tests/vm/tools/hostile_echo.py" serve "$PORT"
 	wait_file_line "$RESULTS/server.log" listening 30
 	barrier listening
 	barrier done 120
