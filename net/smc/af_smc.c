@@ -104,6 +104,13 @@ void smc_sock_destroy(struct smc_sock *smc)
 {
 	struct socket *clcsock = smc->clcsock;
 
+	/*
+	 * close.c detaches an SMC-R connection before it gets here; left
+	 * attached, it would stay in the link group's tree after the sock is
+	 * freed, with the link group's reference.
+	 */
+	if (WARN_ON_ONCE(smc->conn.attached))
+		smc_conn_free(smc);
 	/* Unlink first: sock_diag reads the clcsock only while linked. */
 	smc_sock_unlink(&smc->sk);
 	smc->sk.sk_state = TCP_CLOSE;

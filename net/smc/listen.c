@@ -155,15 +155,20 @@ static void smc_accept_kick(struct smc_sock *lsmc)
 		sock_put(&lsmc->sk);
 }
 
-/* Release a child that never reached accept(). */
-static void smc_child_drop(struct smc_sock *child)
+/*
+ * Release a child that never reached accept().  A child whose handshake
+ * attached it to a link group goes the SMC-R way (abort, then close.c
+ * detaches it) even while hs_state still says RUNNING: smc_hs_work() drops
+ * children that made it to SMC-R but found their listener closed.
+ */
+void smc_child_drop(struct smc_sock *child)
 {
 	struct smc_sock *lsmc = child->listen_smc;
 
 	child->listen_smc = NULL;
 	/* TCP resets connections its listener never handed out */
 	sock_no_linger(child->clcsock->sk);
-	if (smc_is_smcr(child)) {
+	if (smc_is_smcr(child) || child->conn.attached) {
 		sock_no_linger(&child->sk);	/* abort, as a reset */
 		smc_close_active(child);
 		sock_set_flag(&child->sk, SOCK_DEAD);

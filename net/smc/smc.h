@@ -184,6 +184,7 @@ int smc_accept(struct socket *sock, struct socket *newsock,
 	       struct proto_accept_arg *arg);
 void smc_accept_work(struct work_struct *work);
 void smc_hs_work(struct work_struct *work);
+void smc_child_drop(struct smc_sock *child);
 void smc_listen_data_ready(struct smc_sock *lsmc);
 void smc_listen_close(struct smc_sock *lsmc);
 __poll_t smc_listen_poll(struct smc_sock *lsmc);
