@@ -47,7 +47,7 @@ active_links() {
 }
 
 wait_active() {
-	local end=$((SECONDS + $2))
+	local end=$((SECONDS + $2 * ${VM_SLOW:-1}))
 
 	while [ "$SECONDS" -lt "$end" ]; do
 		[ "$(active_links)" -ge "$1" ] && return 0

@@ -75,7 +75,7 @@ for p in problems:
 
 case "$VM_INDEX" in
 0)
-	run_bg smc_load-server smc_load -s -p "$PORT" -n "$CONNS" -t 150
+	run_bg smc_load-server smc_load -s -p "$PORT" -n "$CONNS" -t $((150 * ${VM_SLOW:-1}))
 	server=$BG_PID
 	wait_file_line "$RESULTS/smc_load-server.log" listening 30
 	barrier listening
@@ -84,7 +84,7 @@ case "$VM_INDEX" in
 	barrier listening
 	rm -f "$RELEASE"
 	run_bg smc_load-client smc_load -c "$VM_IP_0" -p "$PORT" -N "$CONNS" \
-		-B "$BYTES" -m echo -W "$RELEASE" -t 150
+		-B "$BYTES" -m echo -W "$RELEASE" -t $((150 * ${VM_SLOW:-1}))
 	client=$BG_PID
 	wait_file_line "$RESULTS/smc_load-client.log" '^smc_load: holding|^conns=|timed out' 120
 	grep -q '^smc_load: holding' "$RESULTS/smc_load-client.log" ||
