@@ -159,6 +159,9 @@ struct smc_lgr {
 	u8 neg_eid[SMC_CLC_EID_LEN];	/* v2: the EID agreed at first contact */
 	bool direct;		/* v2: the peer is reached without a gateway */
 	bool terminating;	/* no new connections, links going down */
+	bool bye;		/* we sent DELETE_LINK: let it out */
+	bool await_peer;	/* and wait for the peer's end */
+	bool peer_ended;	/* its final DELETE_LINK (all) came */
 	bool freeing;
 
 	struct mutex llc_mutex;	/* one LLC flow of ours at a time */
@@ -241,7 +244,7 @@ void smc_lgr_put(struct smc_lgr *lgr);
 struct smc_lgr *smc_lgr_create_linkless(const struct smc_lgr_key *key);
 #endif
 /* Terminate: links down, every connection told via smc_conn_lgr_gone(). */
-void smc_lgr_terminate(struct smc_lgr *lgr, bool notify_peer);
+void smc_lgr_terminate(struct smc_lgr *lgr, u32 answer);
 /* Terminate every lgr using @dev (device removal). Process context. */
 void smc_lgr_terminate_dev(struct smc_ib_dev *dev);
 /* Terminate every lgr with a link on @dev/@port (port down). No waiting. */

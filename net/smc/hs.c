@@ -373,7 +373,7 @@ static void smc_hs_undo(struct smc_sock *smc, struct smc_lgr *lgr,
 		smc_conn_free(smc);
 	if (lgr) {
 		if (first_contact)
-			smc_lgr_terminate(lgr, false);
+			smc_lgr_terminate(lgr, 0);
 		smc_lgr_put(lgr);
 	}
 }

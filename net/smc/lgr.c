@@ -42,6 +42,7 @@
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/random.h>
+#include <linux/reboot.h>
 #include <linux/slab.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
@@ -61,6 +62,12 @@
 #define SMC_LGR_IDLE_SERVER	(600 * HZ)	/* upstream's idle timeouts */
 #define SMC_LGR_IDLE_CLIENT	(610 * HZ)
 #define SMC_LGR_TEARDOWN_WAIT	(30 * HZ)	/* terminate_dev, exit */
+/* our end: how long the peer has to end its side (smc_lgr_await_bye()) */
+#define SMC_LGR_BYE_WAIT	(2 * HZ)
+/* and our answer to the peer's end, which may have left already */
+#define SMC_LGR_ANSWER_WAIT	(HZ / 5)
+/* power-off or reboot: every link group's orderly end, all in parallel */
+#define SMC_LGR_SHUTDOWN_WAIT	(3 * HZ)
 #define SMC_BUF_MIN		SZ_16K
 #define SMC_TOKEN_TRIES		16
 
@@ -69,6 +76,7 @@ struct workqueue_struct *smc_lgr_wq;
 static LIST_HEAD(smc_lgrs);
 static DEFINE_SPINLOCK(smc_lgrs_lock);
 static u32 smc_lgr_num;			/* under smc_lgrs_lock */
+static bool smc_lgrs_closed;		/* under smc_lgrs_lock: shutting down */
 static atomic_t smc_lgr_count = ATOMIC_INIT(0);	/* allocated lgrs */
 static DECLARE_WAIT_QUEUE_HEAD(smc_lgr_waitq);	/* list/count changes */
 /* handshakes that may create or join a link group, one per peer */
@@ -476,7 +484,8 @@ struct smc_lgr *smc_lgr_create(const struct smc_lgr_key *key,
 	 * limits are checked again where they are exact
 	 */
 	spin_lock_bh(&smc_lgrs_lock);
-	dead = READ_ONCE(local->dev->fatal) || !smc_lgr_room(key);
+	dead = READ_ONCE(local->dev->fatal) || smc_lgrs_closed ||
+	       !smc_lgr_room(key);
 	if (!dead)
 		list_add_tail(&lgr->list, &smc_lgrs);
 	spin_unlock_bh(&smc_lgrs_lock);
@@ -588,15 +597,29 @@ static void smc_lgr_links_down(struct smc_lgr *lgr)
 	smc_llc_wake(lgr);
 }
 
-/* The first step; true for the caller that took it (then: schedule). */
-static bool __smc_lgr_terminate(struct smc_lgr *lgr, bool notify_peer,
-				bool idle)
+/*
+ * The first step; true for the caller that took it (then: schedule).
+ * @bye: 0, or the reason of the DELETE_LINK for all links that tells the
+ * peer, as Linux's module gives it: SMC_LLC_DEL_PROG_INIT_TERM when the
+ * link group idled out (@idle: flagged orderly) or its device goes,
+ * SMC_LLC_DEL_OP_INIT_TERM when the host stops using SMC-R (unload,
+ * power-off, namespace exit), the peer's own reason when we answer its
+ * DELETE_LINK (@answer).  The teardown then lets it out before the QPs go
+ * into error and, unless we answer, waits for the peer's end (see
+ * smc_lgr_await_bye()).
+ */
+static bool __smc_lgr_terminate(struct smc_lgr *lgr, u32 bye, bool idle,
+				bool answer)
 {
 	if (!smc_lgr_mark_terminating(lgr, idle))
 		return false;
-	trace_smcr_lgr_terminate(lgr, notify_peer, idle);
-	if (notify_peer)
-		smc_llc_send_delete_all(lgr, SMC_LLC_DEL_PROG_INIT_TERM);
+	trace_smcr_lgr_terminate(lgr, bye, idle);
+	if (bye) {
+		/* the teardown work, queued after this, reads them */
+		lgr->bye = true;
+		lgr->await_peer = !answer;
+		smc_llc_send_delete_all(lgr, bye, idle);
+	}
 	smc_lgr_links_down(lgr);
 	return true;
 }
@@ -604,14 +627,15 @@ static bool __smc_lgr_terminate(struct smc_lgr *lgr, bool notify_peer,
 /**
  * smc_lgr_terminate() - end a link group
  * @lgr: the link group, the caller holds a reference
- * @notify_peer: send DELETE_LINK (best effort) before the links go down
+ * @answer: 0, or the reason of the peer's DELETE_LINK for all links that
+ *	    ends it: we answer with our own before the links go down
  *
  * Idempotent.  Never sleeps (any context but hard interrupts); the links
  * are destroyed by a work item.
  */
-void smc_lgr_terminate(struct smc_lgr *lgr, bool notify_peer)
+void smc_lgr_terminate(struct smc_lgr *lgr, u32 answer)
 {
-	if (__smc_lgr_terminate(lgr, notify_peer, false))
+	if (__smc_lgr_terminate(lgr, answer, false, true))
 		smc_lgr_sched_terminate(lgr);
 }
 
@@ -632,6 +656,47 @@ static void smc_lgr_unmap_bufs(struct smc_lgr *lgr, struct smc_link *link)
 	}
 }
 
+/*
+ * We sent DELETE_LINK: keep the QPs up, bounded, until the peer has ended
+ * its side.  First our DELETE_LINK must have left (a QP in error would
+ * flush it unsent).  Then, when we started the end, the peer ends its
+ * side: Linux's module aborts each connection (CDC), waiting for each to
+ * complete, and then sends its own DELETE_LINK for all links, not flagged
+ * orderly (as a server it answers with an orderly one at once, before);
+ * ours answers with one such DELETE_LINK.  A message to a QP that is gone
+ * is never acknowledged, and Soft-RoCE, with the retry count of 7 both
+ * modules use, retries it forever: Linux's module waits for its aborts
+ * without bound, and its host could not power off.  Receive buffers are
+ * reposted until the QPs go into error.  Our answer to the peer's end
+ * gets a short wait: Linux's module does not wait for it.
+ */
+static void smc_lgr_await_bye(struct smc_lgr *lgr)
+{
+	unsigned long end = jiffies + (lgr->await_peer ? SMC_LGR_BYE_WAIT :
+				       SMC_LGR_ANSWER_WAIT);
+	struct smc_link *link;
+	int i;
+
+	for (i = 0; i < SMC_LINKS_MAX; i++) {
+		link = &lgr->links[i];
+		if (READ_ONCE(link->state) != SMC_LINK_UNUSED)
+			smc_wr_link_drain_sends(link, max_t(long, end - jiffies,
+							    1));
+	}
+	if (lgr->await_peer &&
+	    !wait_event_timeout(smc_lgr_waitq, READ_ONCE(lgr->peer_ended),
+				max_t(long, end - jiffies, 1)))
+		pr_info_ratelimited("lgr %*phN: the peer did not end its side\n",
+				    (int)sizeof(lgr->id), lgr->id);
+}
+
+/* See llc.h. */
+void smc_lgr_peer_ended(struct smc_lgr *lgr)
+{
+	WRITE_ONCE(lgr->peer_ended, true);
+	wake_up_all(&smc_lgr_waitq);
+}
+
 /* The second step of termination; process context, runs once. */
 static void smc_lgr_teardown(struct smc_lgr *lgr)
 {
@@ -643,6 +708,8 @@ static void smc_lgr_teardown(struct smc_lgr *lgr)
 		smc_lgr_put(lgr);
 
 	mutex_lock(&lgr->llc_mutex);	/* no local flow uses a link */
+	if (lgr->bye)
+		smc_lgr_await_bye(lgr);
 	/*
 	 * Every QP in error and drained before any buffer is unmapped: the
 	 * device may still read a send buffer or write an RMB until then.
@@ -684,7 +751,7 @@ static void smc_lgr_terminate_work(struct work_struct *work)
 					   terminate_work);
 
 	/* link failure: the first step has not happened yet */
-	__smc_lgr_terminate(lgr, false, false);
+	__smc_lgr_terminate(lgr, 0, false, false);
 	if (!lgr->freeing)
 		smc_lgr_teardown(lgr);
 	smc_lgr_put(lgr);		/* the work's */
@@ -696,7 +763,7 @@ static void smc_lgr_idle_work(struct work_struct *work)
 	struct smc_lgr *lgr = container_of(to_delayed_work(work),
 					   struct smc_lgr, free_work);
 
-	if (__smc_lgr_terminate(lgr, true, true))
+	if (__smc_lgr_terminate(lgr, SMC_LLC_DEL_PROG_INIT_TERM, true, false))
 		smc_lgr_sched_terminate(lgr);
 	smc_lgr_put(lgr);		/* the timer's */
 }
@@ -764,13 +831,29 @@ static bool smc_lgr_uses(struct smc_lgr *lgr, struct smc_ib_dev *dev,
 	return false;
 }
 
+/* Every link of @lgr in use is on @dev. */
+static bool smc_lgr_only_on(struct smc_lgr *lgr, struct smc_ib_dev *dev)
+{
+	int i;
+
+	for (i = 0; i < SMC_LINKS_MAX; i++)
+		if (READ_ONCE(lgr->links[i].state) != SMC_LINK_UNUSED &&
+		    lgr->links[i].dev != dev)
+			return false;
+	return true;
+}
+
+/* which link groups on a device smc_lgr_get_on() picks */
+#define SMC_LGR_ON_LIVE		1	/* a link not yet down on it */
+#define SMC_LGR_ON_ONLY		2	/* and none elsewhere */
+
 /*
- * The first lgr not terminating, of @net (any if NULL), with a (@live)
- * link on @dev (@port, or any port if 0; any lgr when @dev is NULL);
- * referenced.
+ * The first lgr not terminating, of @net (any if NULL), with a link on
+ * @dev (@port, or any port if 0; any lgr when @dev is NULL) as @how
+ * (SMC_LGR_ON_*) says; referenced.
  */
 static struct smc_lgr *smc_lgr_get_on(struct net *net, struct smc_ib_dev *dev,
-				      u8 port, bool live)
+				      u8 port, unsigned int how)
 {
 	struct smc_lgr *lgr, *found = NULL;
 
@@ -778,7 +861,10 @@ static struct smc_lgr *smc_lgr_get_on(struct net *net, struct smc_ib_dev *dev,
 	list_for_each_entry(lgr, &smc_lgrs, list) {
 		if (READ_ONCE(lgr->terminating) ||
 		    (net && !net_eq(lgr->net, net)) ||
-		    (dev && !smc_lgr_uses(lgr, dev, port, live)))
+		    (dev && !smc_lgr_uses(lgr, dev, port,
+					  how & SMC_LGR_ON_LIVE)) ||
+		    (dev && (how & SMC_LGR_ON_ONLY) &&
+		     !smc_lgr_only_on(lgr, dev)))
 			continue;
 		kref_get(&lgr->ref);
 		found = lgr;
@@ -789,16 +875,17 @@ static struct smc_lgr *smc_lgr_get_on(struct net *net, struct smc_ib_dev *dev,
 }
 
 /*
- * Terminate every lgr of @net (any if NULL) with a link on @dev (@port, or
- * any port if 0), or with any link when @dev is NULL.
+ * Terminate every lgr smc_lgr_get_on(@net, @dev, @port, @how) finds; @bye:
+ * see __smc_lgr_terminate().
  */
 static void smc_lgr_terminate_on(struct net *net, struct smc_ib_dev *dev,
-				 u8 port, bool notify_peer)
+				 u8 port, unsigned int how, u32 bye)
 {
 	struct smc_lgr *lgr;
 
-	while ((lgr = smc_lgr_get_on(net, dev, port, false))) {
-		smc_lgr_terminate(lgr, notify_peer);
+	while ((lgr = smc_lgr_get_on(net, dev, port, how))) {
+		if (__smc_lgr_terminate(lgr, bye, false, false))
+			smc_lgr_sched_terminate(lgr);
 		smc_lgr_put(lgr);
 	}
 }
@@ -831,7 +918,7 @@ static void smc_lgr_fail_on(struct smc_ib_dev *dev, u8 port)
 	struct smc_link *link;
 	int i;
 
-	while ((found = smc_lgr_get_on(NULL, dev, port, true))) {
+	while ((found = smc_lgr_get_on(NULL, dev, port, SMC_LGR_ON_LIVE))) {
 		for (i = 0; i < SMC_LINKS_MAX; i++) {
 			link = &found->links[i];
 			if (link->dev == dev && (!port || link->port == port))
@@ -840,7 +927,7 @@ static void smc_lgr_fail_on(struct smc_ib_dev *dev, u8 port)
 		/* it neither terminates nor gives the links up: do it */
 		if (!READ_ONCE(found->terminating) &&
 		    smc_lgr_uses(found, dev, port, true))
-			smc_lgr_terminate(found, false);
+			smc_lgr_terminate(found, 0);
 		smc_lgr_put(found);
 	}
 }
@@ -850,9 +937,10 @@ static void smc_lgr_fail_on(struct smc_ib_dev *dev, u8 port)
  * @dev: the device, being removed or dead
  *
  * Link groups with an active link on another device move their
- * connections there; the others terminate.  Waits (bounded) until the
- * links on @dev are destroyed and their device references dropped.
- * Process context.
+ * connections there; the others terminate, telling the peer while the
+ * device can still send (it is being removed, not dead).  Waits (bounded)
+ * until the links on @dev are destroyed and their device references
+ * dropped.  Process context.
  */
 void smc_lgr_terminate_dev(struct smc_ib_dev *dev)
 {
@@ -861,12 +949,15 @@ void smc_lgr_terminate_dev(struct smc_ib_dev *dev)
 	WRITE_ONCE(dev->fatal, true);
 	spin_unlock_bh(&smc_lgrs_lock);
 
+	smc_lgr_terminate_on(NULL, dev, 0, SMC_LGR_ON_LIVE | SMC_LGR_ON_ONLY,
+			     SMC_LLC_DEL_PROG_INIT_TERM);
+
 	smc_lgr_fail_on(dev, 0);
 	if (wait_event_timeout(smc_lgr_waitq, smc_lgr_none_on(NULL, dev),
 			       SMC_LGR_TEARDOWN_WAIT))
 		return;
 	/* a link that would not go alone takes its link group along */
-	smc_lgr_terminate_on(NULL, dev, 0, false);
+	smc_lgr_terminate_on(NULL, dev, 0, 0, 0);
 	if (!wait_event_timeout(smc_lgr_waitq, smc_lgr_none_on(NULL, dev),
 				SMC_LGR_TEARDOWN_WAIT))
 		pr_warn("link groups on %s did not go away\n",
@@ -1649,7 +1740,7 @@ static void smc_lgr_debugfs_exit(void) { }
  */
 static void __net_exit smc_lgr_net_exit(struct net *net)
 {
-	smc_lgr_terminate_on(net, NULL, 0, true);
+	smc_lgr_terminate_on(net, NULL, 0, 0, SMC_LLC_DEL_OP_INIT_TERM);
 	if (!wait_event_timeout(smc_lgr_waitq, smc_lgr_none_on(net, NULL),
 				SMC_LGR_TEARDOWN_WAIT))
 		pr_err("link groups of a dying namespace did not go away\n");
@@ -1657,6 +1748,30 @@ static void __net_exit smc_lgr_net_exit(struct net *net)
 
 static struct pernet_operations smc_lgr_net_ops = {
 	.exit = smc_lgr_net_exit,
+};
+
+/*
+ * Power-off, halt or reboot: end every link group in order, as Linux's
+ * module does, so that no peer keeps one whose other end is gone until
+ * its keepalive gives up.  New link groups are refused from here on (new
+ * connections fall back to TCP).  Bounded: a silent peer delays the
+ * shutdown by SMC_LGR_SHUTDOWN_WAIT at most.
+ */
+static int smc_lgr_reboot(struct notifier_block *nb, unsigned long action,
+			  void *data)
+{
+	spin_lock_bh(&smc_lgrs_lock);
+	smc_lgrs_closed = true;
+	spin_unlock_bh(&smc_lgrs_lock);
+	smc_lgr_terminate_on(NULL, NULL, 0, 0, SMC_LLC_DEL_OP_INIT_TERM);
+	if (!wait_event_timeout(smc_lgr_waitq, smc_lgr_none_on(NULL, NULL),
+				SMC_LGR_SHUTDOWN_WAIT))
+		pr_warn("link groups still ending at shutdown\n");
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block smc_lgr_reboot_nb = {
+	.notifier_call = smc_lgr_reboot,
 };
 
 /**
@@ -1673,13 +1788,20 @@ int smc_lgr_init(void)
 		return -ENOMEM;
 	/* after the sysctls' pernet ops: ours exit first */
 	rc = register_pernet_subsys(&smc_lgr_net_ops);
-	if (rc) {
-		destroy_workqueue(smc_lgr_wq);
-		smc_lgr_wq = NULL;
-		return rc;
-	}
+	if (rc)
+		goto out_wq;
+	rc = register_reboot_notifier(&smc_lgr_reboot_nb);
+	if (rc)
+		goto out_pernet;
 	smc_lgr_debugfs_init();
 	return 0;
+
+out_pernet:
+	unregister_pernet_subsys(&smc_lgr_net_ops);
+out_wq:
+	destroy_workqueue(smc_lgr_wq);
+	smc_lgr_wq = NULL;
+	return rc;
 }
 
 /**
@@ -1691,8 +1813,9 @@ int smc_lgr_init(void)
 void smc_lgr_exit(void)
 {
 	smc_lgr_debugfs_exit();
+	unregister_reboot_notifier(&smc_lgr_reboot_nb);
 	unregister_pernet_subsys(&smc_lgr_net_ops);
-	smc_lgr_terminate_on(NULL, NULL, 0, true);
+	smc_lgr_terminate_on(NULL, NULL, 0, 0, SMC_LLC_DEL_OP_INIT_TERM);
 
 	if (!wait_event_timeout(smc_lgr_waitq, !atomic_read(&smc_lgr_count),
 				SMC_LGR_TEARDOWN_WAIT))

@@ -47,7 +47,7 @@ static void lgr_net_exit_ends_lgr_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE_MSG(test, gone,
 			      "a link group outlived its network namespace");
 	if (!gone)
-		smc_lgr_terminate(lgr, false);
+		smc_lgr_terminate(lgr, 0);
 	smc_lgr_put(lgr);
 }
 

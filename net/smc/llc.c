@@ -167,14 +167,16 @@ static void smc_llc_send_delete_link(struct smc_link *link, u8 link_num,
 }
 
 /* See llc.h. */
-void smc_llc_send_delete_all(struct smc_lgr *lgr, u32 reason)
+void smc_llc_send_delete_all(struct smc_lgr *lgr, u32 reason, bool orderly)
 {
 	struct smc_llc_msg m = {};
 	struct smc_link *link;
 	int i;
 
 	m.type = SMC_LLC_DELETE_LINK;
-	m.flags = SMC_LLC_FLAG_DEL_LINK_ALL | SMC_LLC_FLAG_DEL_LINK_ORDERLY;
+	m.flags = SMC_LLC_FLAG_DEL_LINK_ALL;
+	if (orderly)
+		m.flags |= SMC_LLC_FLAG_DEL_LINK_ORDERLY;
 	m.delete_link.reason = reason;
 	for (i = 0; i < SMC_LINKS_MAX; i++) {
 		link = &lgr->links[i];
@@ -357,6 +359,18 @@ void smc_llc_rx(struct smc_link *link, const u8 *buf, u32 len)
 		return;
 	}
 	WRITE_ONCE(llc->lnk[link->idx].last_rx, jiffies);
+	/*
+	 * The peer ends the link group, or its side of ours: an end of ours
+	 * waits for that even after the LLC layer stopped, and a link group
+	 * that ends anyway has nothing more to do with it.
+	 */
+	if (m.type == SMC_LLC_DELETE_LINK &&
+	    (m.flags & SMC_LLC_FLAG_DEL_LINK_ALL)) {
+		if (!(m.flags & SMC_LLC_FLAG_DEL_LINK_ORDERLY))
+			smc_lgr_peer_ended(link->lgr);
+		if (READ_ONCE(link->lgr->terminating))
+			return;
+	}
 
 	if (smc_llc_is_resp(&m)) {
 		if (m.type == SMC_LLC_REQ_ADD_LINK)
@@ -459,14 +473,13 @@ static void smc_llc_do_delete_link(struct smc_lgr *lgr,
 	struct smc_link *del, *via;
 
 	if (m->flags & SMC_LLC_FLAG_DEL_LINK_ALL) {
-		/* a server answers with its own DELETE_LINK for all links */
-		if (lgr->server) {
-			m->flags = SMC_LLC_FLAG_DEL_LINK_ALL |
-				   SMC_LLC_FLAG_DEL_LINK_ORDERLY;
-			m->delete_link.link_num = 0;
-			smc_llc_send(link, m, 0);
-		}
-		smc_lgr_terminate(lgr, false);
+		/*
+		 * In either role, answer with our own DELETE_LINK for all
+		 * links, not orderly, as Linux's module ends its side: the
+		 * peer keeps its QPs up until then (smc_lgr_await_bye()).
+		 */
+		smc_lgr_terminate(lgr, m->delete_link.reason ?:
+				  SMC_LLC_DEL_PROG_INIT_TERM);
 		return;
 	}
 	mutex_lock(&lgr->llc_mutex);
@@ -1342,7 +1355,7 @@ static void smc_llc_drop_link(struct smc_lgr *lgr, struct smc_link *del)
 	smc_wr_link_down(del);
 	smc_llc_wake(lgr);
 	if (READ_ONCE(lgr->terminating) || smc_lgr_switch_conns(lgr, del)) {
-		smc_lgr_terminate(lgr, false);
+		smc_lgr_terminate(lgr, 0);
 		return;
 	}
 	smc_llc_link_quiet(lgr, del);

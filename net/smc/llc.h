@@ -21,8 +21,9 @@ extern struct workqueue_struct *smc_lgr_wq;
  * smc_llc_lgr_free():   free lgr->llc (after stop); any context.
  * smc_llc_wake():       a waiting local flow re-checks the lgr and link
  *                       states; any context.
- * smc_llc_send_delete_all(): DELETE_LINK for all links, orderly, on the
- *                       first active link that takes it; never sleeps.
+ * smc_llc_send_delete_all(): DELETE_LINK for all links with @reason
+ *                       (SMC_LLC_DEL_*), flagged @orderly, on the first
+ *                       active link that takes it; never sleeps.
  * smc_llc_confirm_rkey(): the CONFIRM_RKEY flow for @rmb; sleeps.
  * smc_llc_link_down():  @link (was active) failed while another link is
  *                       active: move its connections, tell the peer,
@@ -33,7 +34,7 @@ int smc_llc_lgr_init(struct smc_lgr *lgr);
 void smc_llc_lgr_stop(struct smc_lgr *lgr);
 void smc_llc_lgr_free(struct smc_lgr *lgr);
 void smc_llc_wake(struct smc_lgr *lgr);
-void smc_llc_send_delete_all(struct smc_lgr *lgr, u32 reason);
+void smc_llc_send_delete_all(struct smc_lgr *lgr, u32 reason, bool orderly);
 int smc_llc_confirm_rkey(struct smc_lgr *lgr, struct smc_buf *rmb);
 bool smc_llc_link_down(struct smc_lgr *lgr, struct smc_link *link);
 
@@ -46,6 +47,11 @@ bool smc_llc_link_down(struct smc_lgr *lgr, struct smc_link *link);
  *                         @rkey; 0 or -ENOENT.
  */
 void smc_lgr_link_set_uid(struct smc_link *link);
+/*
+ * smc_lgr_peer_ended(): the peer's DELETE_LINK for all links that ends
+ * its side came (not flagged orderly); any context.
+ */
+void smc_lgr_peer_ended(struct smc_lgr *lgr);
 struct smc_link *smc_lgr_other_active(struct smc_lgr *lgr,
 				      struct smc_link *link);
 int smc_rtoken_confirm(struct smc_lgr *lgr, struct smc_link *link,

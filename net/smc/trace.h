@@ -126,23 +126,23 @@ TRACE_EVENT(smcr_lgr_create,
 );
 
 TRACE_EVENT(smcr_lgr_terminate,
-	    TP_PROTO(const struct smc_lgr *lgr, bool notify_peer, bool idle),
-	    TP_ARGS(lgr, notify_peer, idle),
+	    TP_PROTO(const struct smc_lgr *lgr, u32 bye, bool idle),
+	    TP_ARGS(lgr, bye, idle),
 	    TP_STRUCT__entry(__field(const void *, lgr)
 			     __field(u64, net_cookie)
 			     __field(u32, lgr_id)
-			     __field(bool, notify_peer)
+			     __field(u32, bye)
 			     __field(bool, idle)
 	    ),
 	    TP_fast_assign(__entry->lgr = lgr;
 			   __entry->net_cookie = lgr->net->net_cookie;
 			   __entry->lgr_id = smc_trace_lgr_id(lgr);
-			   __entry->notify_peer = notify_peer;
+			   __entry->bye = bye;
 			   __entry->idle = idle;
 	    ),
-	    TP_printk("lgr=%p net=%llu id=%08x notify_peer=%d idle=%d",
+	    TP_printk("lgr=%p net=%llu id=%08x bye=%#x idle=%d",
 		      __entry->lgr, __entry->net_cookie, __entry->lgr_id,
-		      __entry->notify_peer, __entry->idle)
+		      __entry->bye, __entry->idle)
 );
 
 TRACE_EVENT(smcr_link_up,

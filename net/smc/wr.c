@@ -575,7 +575,8 @@ static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_sync_single_for_device(wr->ibdev, rx->dma, SMC_WR_TX_SIZE,
 				      DMA_FROM_DEVICE);
 
-	if (!smc_wr_is_down(wr) && smc_wr_rx_post(rx)) {
+	/* a link going down still takes the peer's last messages */
+	if (!test_bit(SMC_WR_QUIESCED, &wr->flags) && smc_wr_rx_post(rx)) {
 		ibdev_warn_ratelimited(wr->ibdev,
 				       "smc: link %u: receive repost failed\n",
 				       smc_wr_id(wr));
@@ -1200,6 +1201,23 @@ void smc_wr_link_quiesce(struct smc_link *link)
 		ibdev_warn(wr->ibdev,
 			   "smc: link %u: %d work requests not completed\n",
 			   link->link_id, atomic_read(&wr->posted));
+}
+
+/* no send slot taken: every posted send has completed */
+static bool smc_wr_tx_idle(struct smc_wr *wr)
+{
+	return find_first_bit(wr->tx_used, SMC_WR_SLOTS + 1) > SMC_WR_SLOTS;
+}
+
+/* See wr.h. */
+void smc_wr_link_drain_sends(struct smc_link *link, long timeo)
+{
+	struct smc_wr *wr = smc_wr_get(link);
+
+	if (!wr)
+		return;
+	wait_event_timeout(wr->wait, smc_wr_tx_idle(wr), timeo);
+	smc_wr_busy_put(wr);
 }
 
 void smc_wr_link_destroy(struct smc_link *link)

@@ -36,6 +36,14 @@ int smc_wr_link_init(struct smc_link *link);
 void smc_wr_link_quiesce(struct smc_link *link);
 void smc_wr_link_destroy(struct smc_link *link);
 
+/*
+ * Wait up to @timeo until no send of @link is in flight: what was posted
+ * last (a DELETE_LINK on an orderly end) has reached the peer, or failed.
+ * For a link already marked down, before smc_wr_link_quiesce(), which
+ * would flush it.  Sleeps.
+ */
+void smc_wr_link_drain_sends(struct smc_link *link, long timeo);
+
 /* QP state changes from link.c: RTR with link->peer, then RTS. */
 int smc_wr_qp_rtr(struct smc_link *link);
 int smc_wr_qp_rts(struct smc_link *link);
