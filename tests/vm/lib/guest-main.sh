@@ -12,15 +12,24 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/tmp LANG=C LC_ALL=C TERM=dumb
 
 # The power-off tears down the 9p share this script and the binaries come
-# from: start the wait first and then only use builtins, so PID 1 needs
-# nothing from the share once the shutdown has begun.
+# from: start the waits first and then only use builtins, so PID 1 needs
+# nothing from the share once the shutdown has begun.  A power-off still
+# under way after 6 s (times VM_SLOW) is stalled: the console then gets the
+# blocked tasks (sysrq w, at a loglevel that prints them) and vmtest, which
+# fails a VM that has not powered off 10 s after its done mark, keeps them.
 poweroff_now() {
-	local pid
+	local pid dump
 
 	sleep 60 &
 	pid=$!
+	sleep $((6 * ${VM_SLOW:-1})) &
+	dump=$!
 	sync
 	echo o >/proc/sysrq-trigger
+	wait "$dump"
+	echo "smcvm: power-off stalled, blocked tasks follow" >/dev/console
+	echo 8 >/proc/sys/kernel/printk
+	echo w >/proc/sysrq-trigger
 	wait "$pid"
 	while :; do wait; done
 }
