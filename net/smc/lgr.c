@@ -861,10 +861,10 @@ static struct smc_lgr *smc_lgr_get_on(struct net *net, struct smc_ib_dev *dev,
 	list_for_each_entry(lgr, &smc_lgrs, list) {
 		if (READ_ONCE(lgr->terminating) ||
 		    (net && !net_eq(lgr->net, net)) ||
-		    (dev && !smc_lgr_uses(lgr, dev, port,
-					  how & SMC_LGR_ON_LIVE)) ||
-		    (dev && (how & SMC_LGR_ON_ONLY) &&
-		     !smc_lgr_only_on(lgr, dev)))
+		    (dev && (!smc_lgr_uses(lgr, dev, port,
+					   how & SMC_LGR_ON_LIVE) ||
+			     ((how & SMC_LGR_ON_ONLY) &&
+			      !smc_lgr_only_on(lgr, dev)))))
 			continue;
 		kref_get(&lgr->ref);
 		found = lgr;
@@ -1729,6 +1729,17 @@ static void smc_lgr_debugfs_exit(void) { }
 /* module init/exit                                                    */
 
 /*
+ * End every lgr of @net (any if NULL), telling each peer that the host
+ * stops using it; false when some are still listed after @timeo.
+ */
+static bool smc_lgr_end_all(struct net *net, long timeo)
+{
+	smc_lgr_terminate_on(net, NULL, 0, 0, SMC_LLC_DEL_OP_INIT_TERM);
+	return wait_event_timeout(smc_lgr_waitq, smc_lgr_none_on(net, NULL),
+				  timeo);
+}
+
+/*
  * A link group belongs to the network namespace of the sockets that made
  * it and reads that namespace's settings (TEST_LINK interval, trace
  * events) for as long as it lives.  It holds no reference on the
@@ -1740,9 +1751,7 @@ static void smc_lgr_debugfs_exit(void) { }
  */
 static void __net_exit smc_lgr_net_exit(struct net *net)
 {
-	smc_lgr_terminate_on(net, NULL, 0, 0, SMC_LLC_DEL_OP_INIT_TERM);
-	if (!wait_event_timeout(smc_lgr_waitq, smc_lgr_none_on(net, NULL),
-				SMC_LGR_TEARDOWN_WAIT))
+	if (!smc_lgr_end_all(net, SMC_LGR_TEARDOWN_WAIT))
 		pr_err("link groups of a dying namespace did not go away\n");
 }
 
@@ -1763,9 +1772,7 @@ static int smc_lgr_reboot(struct notifier_block *nb, unsigned long action,
 	spin_lock_bh(&smc_lgrs_lock);
 	smc_lgrs_closed = true;
 	spin_unlock_bh(&smc_lgrs_lock);
-	smc_lgr_terminate_on(NULL, NULL, 0, 0, SMC_LLC_DEL_OP_INIT_TERM);
-	if (!wait_event_timeout(smc_lgr_waitq, smc_lgr_none_on(NULL, NULL),
-				SMC_LGR_SHUTDOWN_WAIT))
+	if (!smc_lgr_end_all(NULL, SMC_LGR_SHUTDOWN_WAIT))
 		pr_warn("link groups still ending at shutdown\n");
 	return NOTIFY_DONE;
 }

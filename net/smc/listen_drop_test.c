@@ -118,7 +118,7 @@ static void listen_drop_attached_child_test(struct kunit *test)
 	sock_put(&child->sk);
 out:
 	WRITE_ONCE(lgr->links[0].state, SMC_LINK_UNUSED);
-	smc_lgr_terminate(lgr, false);
+	smc_lgr_terminate(lgr, 0);
 	smc_lgr_put(lgr);
 }
 
