@@ -51,15 +51,8 @@ esac
 smcr_setup
 
 # lgr_count: link groups this VM's module lists, with or without
-# connections (smcj's full check once; the polls count "id" fields, no
-# Python start per poll)
+# connections (it counts "id" fields: no Python start per poll)
 lgr_count() {
-	local out
-
-	out=$("$SMCCTL" --json linkgroups | smcj lgrs) || return 1
-	echo "${out%% *}"
-}
-lgr_count_fast() {
 	local out
 
 	out=$("$SMCCTL" --json linkgroups) || return 1
@@ -197,7 +190,7 @@ fails=0
 while :; do
 	# a netlink dump racing a link group's end may fail: only a run of
 	# failures is one
-	if ! n=$(lgr_count_fast 2>>"$RESULTS/smcctl-poll.err"); then
+	if ! n=$(lgr_count 2>>"$RESULTS/smcctl-poll.err"); then
 		fails=$((fails + 1))
 		[ "$fails" -lt 20 ] || {
 			smcr_problem "smcctl linkgroups failed 20 times: $(tail -n 1 "$RESULTS/smcctl-poll.err")"
