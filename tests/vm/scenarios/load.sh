@@ -46,6 +46,19 @@
 # 50 to 130 without).  TIME_WAIT is off (net.ipv4.tcp_max_tw_buckets 0):
 # its sockets and port bind buckets would come and go with the timing.
 # The dentry/inode caches are not ours, and vmap_area is purged lazily.
+# The kmalloc caches record where each object was allocated (slab_debug=U,
+# below).  Not counted in a kmalloc cache's growth: the objects a task's
+# creation made (copy_process(): its stack's vm_struct, its LSM blobs, its
+# creds), since a task that exited may hold them a while after it left
+# /proc, and the vectors a slab page of an accounted cache gets for its
+# objects' memory cgroups (alloc_slab_obj_exts()), which stay with the
+# page as long as any object on it does: runs without leaks counted 40 to
+# 90 of those in kmalloc-96 and a CI run 196 more kmalloc-96 and 64 more
+# kmalloc-64 objects at the same task count.  Objects allocated with a
+# frame of our module are counted apart (none may be left), and on a
+# failure the cache's biggest allocation sites are logged (their whole
+# list in RESULTS/CACHE.alloc_traces).
+# vmtest-append: slab_debug=U,kmalloc-*
 
 set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
@@ -103,6 +116,34 @@ IN_CG=(sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CGL")
 # mem_snapshot NAME: slab objects per cache, meminfo, per-cpu free pages,
 # the load's memory cgroup, rdma resources and link groups, with caches
 # shrunk and page cache dropped first
+# slab_sites: for each cache that records allocation sites, the objects
+# that are a task's (allocated under copy_process()) or a slab page's own
+# (alloc_slab_obj_exts()), and those with a frame of our module:
+# "CACHE NOT-COUNTED OURS" lines (none without slab_debug=U)
+slab_sites() {
+	$SMCR_PY - /sys/kernel/debug/slab/*/alloc_traces <<'PY'
+import re, sys
+head = re.compile(r"^\s*(\d+) ")
+for path in sys.argv[1:]:
+    try:
+        text = open(path).read()
+    except OSError:
+        continue
+    task = ours = 0
+    for entry in text.split("\n\n"):
+        m = head.match(entry)
+        if not m:
+            continue
+        n = int(m.group(1))
+        if "copy_process" in entry or "alloc_slab_obj_exts" in entry:
+            task += n
+        elif "[smc]" in entry:
+            ours += n
+    if text:
+        print(path.split("/")[-2], task, ours)
+PY
+}
+
 mem_snapshot() {
 	local c
 
@@ -115,6 +156,8 @@ mem_snapshot() {
 	for c in /sys/kernel/slab/*/shrink; do
 		echo 1 >"$c" 2>/dev/null || true
 	done
+	# first: opening a debugfs file the first time allocates (kmalloc-96)
+	slab_sites >"$RESULTS/$1.sites"
 	awk 'NR > 2 { print $1, $2, $4 }' /proc/slabinfo >"$RESULTS/$1.slab"
 	cp /proc/meminfo "$RESULTS/$1.meminfo"
 	awk '$1 == "count:" { n += $2 } END { print n + 0 }' /proc/zoneinfo \
@@ -302,6 +345,17 @@ def other(m, pcp):
             m["PageTables"] - m.get("SecPageTables", 0) - m["Percpu"])
 B, E = os.environ["B"], os.environ["E"]
 b, e = slab(B + ".slab"), slab(E + ".slab")
+def sites(p):
+    try:
+        return {l.split()[0]: (int(l.split()[1]), int(l.split()[2]))
+                for l in open(p) if l.strip()}
+    except OSError:
+        return {}
+sb, se = sites(B + ".sites"), sites(E + ".sites")
+def site_d(k, i):
+    if k not in sb or k not in se:
+        return 0
+    return se[k][i] - sb[k][i]
 mb, me = kv(B + ".meminfo"), kv(E + ".meminfo")
 ob = other(mb, int(open(B + ".pcp").read()))
 oe = other(me, int(open(E + ".pcp").read()))
@@ -318,12 +372,16 @@ not_ours = ("dentry", "proc_inode_cache", "lsm_inode_cache", "inode_cache",
 # caches that hold several objects per task (pid is shared by SLUB with
 # other 128 B accounted caches; seen at three per new kworker)
 per_task = ("pid", "signal_cache", "sighand_cache")
-grew = sorted(((e[k][0] - b.get(k, (0, 0))[0], k, e[k][1]) for k in e
-               if not k.startswith(not_ours)), reverse=True)
-print("tasks %+d; SUnreclaim %+d KiB, MemFree %+d KiB, other pages %+d KiB, cgroup kernel %d KiB; most grown caches: %s" % (
+# growth less the objects of tasks and of slab pages (kmalloc caches)
+grew = sorted(((e[k][0] - b.get(k, (0, 0))[0] - max(0, site_d(k, 0)), k,
+                e[k][1]) for k in e if not k.startswith(not_ours)),
+              reverse=True)
+print("tasks %+d; SUnreclaim %+d KiB, MemFree %+d KiB, other pages %+d KiB, cgroup kernel %d KiB; most grown caches (less task and slab objects): %s; allocated by our module: %s" % (
     tasks, me["SUnreclaim"] - mb["SUnreclaim"], me["MemFree"] - mb["MemFree"],
     oe - ob, cgk // 1024,
-    ", ".join("%s %+d x %d B" % (k, d, s) for d, k, s in grew[:6])))
+    ", ".join("%s %+d x %d B" % (k, d, s) for d, k, s in grew[:6]),
+    ", ".join("%s %+d" % (k, site_d(k, 1)) for k in sorted(se)
+              if site_d(k, 1)) or ("none" if se else "not recorded")))
 # One object leaked per connection adds n to its cache: a quarter of n
 # is the room for what else comes and goes, and a leak in either phase
 # alone (CI: 200 or 300 connections) is more.
@@ -331,6 +389,12 @@ for d, k, s in grew:
     t = n // 4 + (4 if k in per_task else 2) * tasks
     if d >= t:
         print("PROBLEM slab cache %s holds %d more objects (%d B) than at the start (limit %d for %d connections, %d more tasks)" % (k, d, s, t, n, tasks))
+# objects allocated with a frame of our module (recorded for the kmalloc
+# caches): none should be left once the link groups are gone; an eighth
+# of n is room for a few late frees and below a leak in either phase
+for k in sorted(se):
+    if site_d(k, 1) >= n // 8:
+        print("PROBLEM slab cache %s holds %d more objects allocated by our module than at the start (limit %d for %d connections)" % (k, site_d(k, 1), n // 8, n))
 # a kmalloc() above 8 KiB is 16 KiB of pages at least, counted in
 # SUnreclaim only: one for every eighth connection; a task about 12 KiB
 slimit = n // 8 * 16 + 16 * tasks
@@ -363,8 +427,24 @@ for try in 1 2 3; do
 	mem_snapshot end
 done
 log "$(head -n 1 <<<"$out")"
+[[ $out == tasks* ]] || smcr_problem "the slab check gave no figures"
+# with slab_debug=U (SMC_VM_APPEND) the grown caches' allocation sites
+for cache in $(head -n 1 <<<"$out" | sed 's/.*most grown caches[^:]*: //; s/;.*//' |
+	       tr ',' '\n' | awk '{ print $1 }'); do
+	tr=/sys/kernel/debug/slab/$cache/alloc_traces
+	if [ -r "$tr" ]; then cp "$tr" "$RESULTS/$cache.alloc_traces" || :; fi
+done
 while read -r line; do
-	[[ $line == PROBLEM* ]] && smcr_problem "${line#PROBLEM }"
+	[[ $line == PROBLEM* ]] || continue
+	smcr_problem "${line#PROBLEM }"
+	cache=$(sed -n 's/^PROBLEM slab cache \([^ ]*\) .*/\1/p' <<<"$line")
+	tr=/sys/kernel/debug/slab/$cache/alloc_traces
+	if [ -n "$cache" ] && [ -r "$tr" ]; then
+		cp "$tr" "$RESULTS/$cache.alloc_traces" || :
+		tr=$RESULTS/$cache.alloc_traces
+		log "$cache allocation sites: $(grep -E '^ *[0-9]+ ' "$tr" |
+			sort -rn | head -n 4 | sed 's/^ *//' | paste -sd';')"
+	fi
 done <<<"$out"
 barrier load-end 90
 echo 0 >/sys/kernel/debug/smc/idle_secs
