@@ -43,7 +43,12 @@ FI=/sys/kernel/debug/smc_faultinj
 SPRAY=${SMCR_ADDLINK_SPRAY:-2000}
 smcr_setup
 
+# kmalloc-8k's objects in use; shrinking the cache first also frees what
+# KASAN's quarantine holds of it (freed objects count as in use until
+# then: a debug-kernel run counted 252 more for 2000 requests, with
+# kmemleak finding no leak)
 slab8k() {
+	echo 1 >/sys/kernel/slab/kmalloc-8k/shrink 2>/dev/null || :
 	awk '$1 == "kmalloc-8k" { print $2 }' /proc/slabinfo
 }
 

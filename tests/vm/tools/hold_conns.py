@@ -14,9 +14,10 @@
 #       open N connections one after the other, send BYTES on each, then
 #       ({"connected": N}) wait for HOLDFILE to exist ("-": no wait) and
 #       close them in the order they were opened: {"closed": N}
-#   hold_conns.py trickle IP PORT PERIOD SECS
+#   hold_conns.py trickle IP PORT PERIOD SECS [STOPFILE]
 #       one connection to an echo server: 100 bytes every PERIOD seconds for
-#       SECS seconds, each echo read back and compared; then
+#       SECS seconds or until STOPFILE exists, each echo read back and
+#       compared; then
 #       {"trickle": "ok" | "mismatch" | errno name, "sent": messages}
 #
 # With HOLD_START=FILE in the environment, each first says {"ready": true}
@@ -95,7 +96,7 @@ def client(ip, port, n, nbytes, holdfile):
     emit({"closed": n})
 
 
-def trickle(ip, port, period, secs):
+def trickle(ip, port, period, secs, stop=None):
     c = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_SMC)
     c.settimeout(30)
     sent = 0
@@ -104,6 +105,8 @@ def trickle(ip, port, period, secs):
         c.connect((ip, port))
         end = time.monotonic() + secs
         while time.monotonic() < end:
+            if stop and os.path.exists(stop):
+                break
             msg = os.urandom(100)
             c.sendall(msg)
             got = b""
@@ -126,9 +129,9 @@ def trickle(ip, port, period, secs):
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "serve":
         serve(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
-    elif len(sys.argv) == 6 and sys.argv[1] == "trickle":
+    elif len(sys.argv) in (6, 7) and sys.argv[1] == "trickle":
         trickle(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]),
-                float(sys.argv[5]))
+                float(sys.argv[5]), sys.argv[6] if len(sys.argv) == 7 else None)
     elif len(sys.argv) == 7 and sys.argv[1] == "client":
         client(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
                int(sys.argv[5]), sys.argv[6])
