@@ -21,14 +21,16 @@
 #  L1  A sender on VM 0 holds its link's send state (fault knob
 #      wr_delay_ms, 8 s) while the link is destroyed (debugfs
 #      smc/fail_link): destruction gives up waiting after 5 s and must not
-#      free under the sender; the sender frees when it leaves.  Run with
-#      SMC_VM_APPEND=init_on_free=1, so that a free under it is fatal.
+#      free under the sender; the sender frees when it leaves.  The VMs
+#      boot with init_on_free=1 (below), so that a free under it is
+#      fatal on every run, CI's included.
 #  L2  (every part) the test flavour checks that no buffer is unmapped
 #      from a link before its QP was drained (a WARN fails the run); the
 #      module unloads at the end, tearing down every link group.
 #
-# Run: SMC_VM_APPEND=init_on_free=1 tests/vm/vmtest --vms 2 \
-#	--impl hooks,ours --timeout 400 scenarios/llc-races.sh
+# Run: tests/vm/vmtest --vms 2 --impl hooks,ours --timeout 400 \
+#	scenarios/llc-races.sh
+# vmtest-append: init_on_free=1
 
 set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
