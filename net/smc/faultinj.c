@@ -17,7 +17,7 @@
  *
  * wr_delay_ms: the next sender on a link that may sleep (an LLC message,
  * a hostile burst) sleeps this long while it holds the link's send state,
- * once (max 10000), so that the link's destruction meets a sender inside.
+ * once (max 30000), so that the link's destruction meets a sender inside.
  * down_delay_ms: the next work item for failed links sleeps this long
  * before it looks at them, once (max 30000).
  * buf_syncs_cpu, buf_syncs_dev (read only): buffer ranges handed to the
@@ -92,7 +92,7 @@ bool smc_faultinj_seq_tokens(void)
 
 void smc_faultinj_wr_delay(void)
 {
-	u32 ms = min_t(u32, xchg(&smc_fi_wr_delay_ms, 0), 10000);
+	u32 ms = min_t(u32, xchg(&smc_fi_wr_delay_ms, 0), 30000);
 
 	if (!ms)
 		return;

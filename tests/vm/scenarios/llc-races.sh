@@ -192,7 +192,12 @@ else
 	smc_echo -c "$VM_IP_1" -f smc -p 7402 -B 64K >"$RESULTS/l1a.log" 2>&1 ||
 		smcr_problem "L1: first connection failed"
 	echo "cdc any burst 20 count 1" >"$RULES"
-	echo 8000 >"$FI/wr_delay_ms"
+	# held 8 s times VM_SLOW (the knob's most: 30 s): destruction gives
+	# up after its 5 s while the sender is still held, also when the
+	# debug kernel takes seconds from the hold to the link's failure
+	# (KASAN: more than 3, and the sender had left first)
+	delay=$((8000 * ${VM_SLOW:-1}))
+	echo $((delay < 30000 ? delay : 30000)) >"$FI/wr_delay_ms"
 	smc_echo -c "$VM_IP_1" -f smc -p 7402 -B 16K >"$RESULTS/l1b.log" 2>&1 ||
 		log "L1: second connection: $(tail -n 1 "$RESULTS/l1b.log")"
 	if wait_dmesg 'a sender holds its link' 20; then
