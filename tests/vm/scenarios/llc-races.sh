@@ -75,8 +75,9 @@ fb_new() {
 }
 
 # wait_dmesg REGEX SECS: until the kernel log has a line matching REGEX
+# (SECS times VM_SLOW)
 wait_dmesg() {
-	local end=$((SECONDS + $2))
+	local end=$((SECONDS + $2 * ${VM_SLOW:-1}))
 
 	while [ "$SECONDS" -lt "$end" ]; do
 		dmesg | grep -qE "$1" && return 0
