@@ -4,6 +4,8 @@
 #   make                 build net/smc/smc.ko (KDIR= or KVER= override)
 #   make W=1 C=1         extra warnings, sparse
 #   make check           the whole test suite (tests/run check)
+#   make check-all       that and everything too long for CI (about 5.5 h);
+#                        make check-all-resume goes on after an interruption
 #   make demo            two VMs talking AF_SMC (tests/run demo)
 #   make kunit           KUnit suites in UML (tests/kunit/run)
 #   make bench           TCP vs distribution vs ours vs raw verbs (tests/bench/run)
@@ -134,6 +136,9 @@ check:
 check-all:
 	tests/run check-all
 
+check-all-resume:
+	tests/run check-all --resume
+
 demo:
 	tests/run demo
 
@@ -143,5 +148,5 @@ kunit:
 bench:
 	tests/bench/run full
 
-.PHONY: all modules smc-btf clean check check-all demo kunit bench hooks dkms-src dkms-install dkms-uninstall \
+.PHONY: all modules smc-btf clean check check-all check-all-resume demo kunit bench hooks dkms-src dkms-install dkms-uninstall \
 	debug-module check-debug
