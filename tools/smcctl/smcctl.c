@@ -232,8 +232,9 @@ static int nl_recv(int fd, uint32_t seq, bool dump, msg_cb cb, void *arg)
 }
 
 /* attributes: a flat table indexed by type, like libnl's nla_parse */
-static void parse_attrs(const struct nlattr **tb, int max, const void *data,
-			size_t len)
+/* tb[i] is the attribute of type @base + i, for i in 0 .. @max */
+static void parse_attr_range(const struct nlattr **tb, int base, int max,
+			     const void *data, size_t len)
 {
 	const struct nlattr *a = data;
 	size_t step;
@@ -244,14 +245,20 @@ static void parse_attrs(const struct nlattr **tb, int max, const void *data,
 
 		if (a->nla_len < NLA_HDRLEN || a->nla_len > len)
 			break;
-		if (type <= max)
-			tb[type] = a;
+		if (type >= base && type - base <= max)
+			tb[type - base] = a;
 		step = NLA_ALIGN(a->nla_len);
 		if (step >= len)
 			break;
 		len -= step;
 		a = (const struct nlattr *)((const char *)a + step);
 	}
+}
+
+static void parse_attrs(const struct nlattr **tb, int max, const void *data,
+			size_t len)
+{
+	parse_attr_range(tb, 0, max, data, len);
 }
 
 static const void *attr_data(const struct nlattr *a)
@@ -293,6 +300,14 @@ static void parse_nested(const struct nlattr **tb, int max,
 			 const struct nlattr *nest)
 {
 	parse_attrs(tb, max, attr_data(nest), attr_len(nest));
+}
+
+/* this module's own attributes of @nest, from SMC_NLA_EXT_BASE on */
+static void parse_ext(const struct nlattr **tb, int n,
+		      const struct nlattr *nest)
+{
+	parse_attr_range(tb, SMC_NLA_EXT_BASE, n - 1, attr_data(nest),
+			 attr_len(nest));
 }
 
 /* unsigned integer of any width the kernel may use (u8..u64, uint) */
@@ -791,6 +806,7 @@ struct link_ent {
 	char ibdev[64];
 	char gid[GID_STR_LEN + 1];
 	char peer_gid[GID_STR_LEN + 1];
+	uint64_t tx_wimm, rx_wimm;	/* this module's links only */
 };
 
 struct lgr_ent {
@@ -805,6 +821,7 @@ struct lgr_ent {
 	char neg_eid[SMC_MAX_EID_LEN + 1];
 	int direct;			/* -1 when not reported */
 	unsigned int max_conns, max_links;
+	int vx;				/* SMC_VX_*, -1 when not reported */
 	unsigned int nlinks;
 	struct link_ent *links;
 };
@@ -864,6 +881,7 @@ static void lgr_v2(struct lgr_ent *g, const struct nlattr *common,
 static void lgr_msg(struct lgr_list *l, const struct nlattr *nest)
 {
 	const struct nlattr *tb[SMC_NLA_LGR_R_MAX + 1];
+	const struct nlattr *ext[1];
 	struct lgr_ent *g;
 
 	l->lgr = xrealloc(l->lgr, (l->n + 1) * sizeof(*l->lgr));
@@ -884,12 +902,15 @@ static void lgr_msg(struct lgr_list *l, const struct nlattr *nest)
 	attr_str(g->pnetid, sizeof(g->pnetid), tb[SMC_NLA_LGR_R_PNETID]);
 	if (tb[SMC_NLA_LGR_R_V2_COMMON] || tb[SMC_NLA_LGR_R_V2])
 		lgr_v2(g, tb[SMC_NLA_LGR_R_V2_COMMON], tb[SMC_NLA_LGR_R_V2]);
+	parse_ext(ext, 1, nest);
+	g->vx = ext[0] ? (int)attr_uint(ext[0]) : -1;
 }
 
 /* a link belongs to the link group message before it */
 static void link_msg(struct lgr_list *l, const struct nlattr *nest)
 {
 	const struct nlattr *tb[SMC_NLA_LINK_MAX + 1];
+	const struct nlattr *ext[2];
 	struct lgr_ent *g;
 	struct link_ent *k;
 
@@ -910,6 +931,9 @@ static void link_msg(struct lgr_list *l, const struct nlattr *nest)
 	attr_str(k->ibdev, sizeof(k->ibdev), tb[SMC_NLA_LINK_IB_DEV]);
 	attr_str(k->gid, sizeof(k->gid), tb[SMC_NLA_LINK_GID]);
 	attr_str(k->peer_gid, sizeof(k->peer_gid), tb[SMC_NLA_LINK_PEER_GID]);
+	parse_ext(ext, 2, nest);
+	k->tx_wimm = attr_uint(ext[SMC_NLA_LINK_EXT_TX_WIMM - SMC_NLA_EXT_BASE]);
+	k->rx_wimm = attr_uint(ext[SMC_NLA_LINK_EXT_RX_WIMM - SMC_NLA_EXT_BASE]);
 }
 
 static void lgr_cb(const struct nlmsghdr *nlh, void *arg)
@@ -1011,6 +1035,12 @@ static void json_lgr(const struct lgr_ent *g, bool first)
 	       g->conns, g->nlinks, lgr_peer(g), g->peer_host, g->peer_os,
 	       g->neg_eid, g->vlan, g->pnetid, g->net_cookie, g->buf_type,
 	       g->sndbuf_bytes, g->rmb_bytes);
+	/* extensions agreed: null from a module without them (Linux) */
+	if (g->vx < 0)
+		printf("\"extensions\":null,");
+	else
+		printf("\"extensions\":[%s],",
+		       g->vx & SMC_VX_WIMM ? "\"wimm\"" : "");
 	if (g->v2)
 		printf("\"max_conns\":%u,\"max_links\":%u,\"direct\":%s}",
 		       g->max_conns, g->max_links,
@@ -1041,12 +1071,13 @@ static int cmd_linkgroups(void)
 			json_lgr(g, !i);
 			continue;
 		}
-		printf("%08" PRIx32 " %-6s %-16s %u.%u %5" PRIu32 " %5u %s%s%s%s\n",
+		printf("%08" PRIx32 " %-6s %-16s %u.%u %5" PRIu32 " %5u %s%s%s%s%s\n",
 		       g->id, role_name(g->role), lgr_type_name(g->type),
 		       g->version, g->release, g->conns, g->nlinks,
 		       g->nlinks ? lgr_peer(g) : "-",
 		       g->peer_host[0] ? " (" : "", g->peer_host,
-		       g->peer_host[0] ? ")" : "");
+		       g->peer_host[0] ? ")" : "",
+		       g->vx > 0 && g->vx & SMC_VX_WIMM ? " [wimm]" : "");
 	}
 	if (json)
 		printf("]}\n");
@@ -1101,8 +1132,10 @@ static int cmd_links(void)
 				printf("\"netdev\":null,");
 			printf("\"gid\":\"%s\",\"peer_gid\":\"%s\","
 			       "\"link_uid\":%" PRIu32 ",\"peer_link_uid\":%"
-			       PRIu32 ",\"conns\":%u}", k->gid, k->peer_gid,
-			       k->uid, k->peer_uid, k->conns);
+			       PRIu32 ",\"conns\":%u,\"tx_wimm\":%" PRIu64
+			       ",\"rx_wimm\":%" PRIu64 "}", k->gid, k->peer_gid,
+			       k->uid, k->peer_uid, k->conns, k->tx_wimm,
+			       k->rx_wimm);
 			n++;
 		}
 	}
