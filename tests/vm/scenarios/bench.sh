@@ -130,6 +130,14 @@ smc_counts() {
 	echo "$((smcr_client + smcr_server)) $((fb_client + fb_server)) $((hserr_client + hserr_server))"
 }
 
+# counts_now: smc_counts, or the reading the last smcr_work took (nothing
+# on this VM makes or refuses a connection between two workloads, and
+# under emulation each reading costs more than a second of the run)
+last_counts=
+counts_now() {
+	if [ -n "$last_counts" ]; then echo "$last_counts"; else smc_counts; fi
+}
+
 # smcr_counts WHAT C0 C1: between two smc_counts, new SMC-R connections
 # and no new fallback or handshake error; else fail, saying why
 smcr_counts() {
@@ -150,6 +158,7 @@ smcr_work() {
 	local c1 p1 s r
 
 	c1=$(smc_counts)
+	last_counts=$c1
 	p1=$(rxe_pkts)
 	s=$((${p1% *} - ${3% *}))
 	r=$((${p1#* } - ${3#* }))
@@ -171,7 +180,7 @@ measure() {
 
 	barrier "w-start"
 	if [ "$VM_INDEX" -eq 1 ]; then
-		[ "$fam" = tcp ] || c0=$(smc_counts)
+		[ "$fam" = tcp ] || c0=$(counts_now)
 		p0=$(rxe_pkts)
 		res=$("$bench" -c "$VM_IP_0" -p "$port" -f "$fam" "$@") ||
 			fail "$impl $name: smc_bench $* failed"
@@ -208,7 +217,7 @@ redis() {
 	barrier "redis-up-$impl"
 	if [ "$VM_INDEX" -eq 1 ]; then
 		rm -f "$go"
-		[ "$fam" = tcp ] || c0=$(smc_counts)
+		[ "$fam" = tcp ] || c0=$(counts_now)
 		p0=$(rxe_pkts)
 		"$bench" -c "$VM_IP_0" -p "$port" -f "$fam" -w cpu -W "$go" \
 			>/tmp/redis-cpu.json &
@@ -288,7 +297,7 @@ idle_memory() {
 	tw0=$(ss -Htan state time-wait | wc -l)
 	if [ "$VM_INDEX" -eq 1 ]; then
 		rm -f "$go"
-		[ "$fam" = tcp ] || c0=$(smc_counts)
+		[ "$fam" = tcp ] || c0=$(counts_now)
 		p0=$(rxe_pkts)
 		"$bench" -c "$VM_IP_0" -p "$port" -f "$fam" -w idle -n "$n" -W "$go" \
 			>"$RESULTS/idle.$impl.log" 2>&1 &
@@ -331,11 +340,15 @@ wait_listen() {
 # sockperf IMPL REP: sockperf's server on VM 0; from VM 1 a ping-pong of
 # 64 B messages for sp_pp_secs (round-trip percentiles: --full-rtt) and
 # a throughput run of 1472 B messages for sp_tp_secs (messages/s); through
-# smc_run for the SMC columns, plain TCP for tcp
-sp_port=11111
+# smc_run for the SMC columns, plain TCP for tcp.  A new port each time:
+# sockperf's server does not set SO_REUSEADDR, and the last one's port
+# may still be in TIME_WAIT.
+sp_seq=0
 sockperf_wl() {
 	local impl=$1 rep=$2 pre=() spid c0 p0 p1 lg mode res p50 p99 avg obs rate
+	local sp_port=$((11111 + sp_seq))
 
+	sp_seq=$((sp_seq + 1))
 	[ "$fam" = tcp ] || pre=("$SMC_RUN")
 	if [ "$VM_INDEX" -eq 0 ]; then
 		run_bg "sockperf-sr-$impl-$rep" "${pre[@]}" sockperf sr --tcp \
@@ -347,7 +360,7 @@ sockperf_wl() {
 	if [ "$VM_INDEX" -eq 1 ]; then
 		for mode in pp tp; do
 			lg=$RESULTS/sockperf-$mode-$impl-$rep.log
-			[ "$fam" = tcp ] || c0=$(smc_counts)
+			[ "$fam" = tcp ] || c0=$(counts_now)
 			p0=$(rxe_pkts)
 			if [ "$mode" = pp ]; then
 				timeout 120 "${pre[@]}" sockperf pp --tcp -i "$VM_IP_0" \
@@ -406,7 +419,7 @@ iperf3_wl() {
 	barrier "iperf3-up-$impl"
 	if [ "$VM_INDEX" -eq 1 ]; then
 		js=$RESULTS/iperf3-$impl-$rep.json
-		[ "$fam" = tcp ] || c0=$(smc_counts)
+		[ "$fam" = tcp ] || c0=$(counts_now)
 		p0=$(rxe_pkts)
 		timeout 120 "${pre[@]}" iperf3 -c "$VM_IP_0" -p "$iperf_port" \
 			-n "$iperf_bytes" --json >"$js" 2>&1 ||
@@ -510,7 +523,37 @@ command -v iperf3 >/dev/null || with_iperf3=0
 # after loading ours (e.g. net.smc.rmem=131072).
 only=${SMCR_BENCH_ONLY:-rr stream crr redis sockperf iperf3 idle}
 impls=${SMCR_BENCH_IMPLS:-tcp dist ours ours-std ours-dist dist-ours raw}
+impls_asked=$impls
 want() { [[ " $only $impls " == *" $1 "* ]]; }
+
+# plan_of COLUMN: the workloads run over COLUMN.  The full form runs
+# every workload over every column.  The small form, which only proves
+# that the command works, runs rr alone over ours-std, ours-dist and
+# dist-ours (each pairing makes SMC-R connections), and sockperf and
+# iperf3 over ours alone (smc_run's way in; plain TCP is the same
+# commands without it): about the time the bench took before those.
+plan_of() {
+	local w out=
+
+	for w in $only; do
+		if [ "$size" = small ]; then
+			case "$1:$w" in
+			ours:*) ;;
+			*:sockperf | *:iperf3) continue ;;
+			tcp:* | dist:* | *:rr) ;;
+			*) continue ;;
+			esac
+		fi
+		out+="$w "
+	done
+	echo "$out"
+}
+
+# jlist WORD...: the words as the items of a JSON list
+jlist() {
+	[ "$#" -gt 0 ] || return 0
+	printf '"%s",' "$@" | sed 's/,$//'
+}
 
 # ours-std needs our module's net.smc.smcr_write_imm: look on both VMs
 # once; without it the column is skipped, and the report says so
@@ -533,10 +576,14 @@ if want raw; then
 	vport=18600
 fi
 if [ "$VM_INDEX" -eq 1 ]; then
-	printf '{"guest_kernel":"%s","size":"%s","repetitions":%d,"impls":[%s],"workloads":[%s]}\n' \
-		"$(uname -r)" "$size" "$reps" \
-		"$(printf '"%s",' ${SMCR_BENCH_IMPLS:-tcp dist ours ours-std ours-dist dist-ours raw} | sed 's/,$//')" \
-		"$(printf '"%s",' $only | sed 's/,$//')" >"$RESULTS/meta.json"
+	plan=
+	for c in $impls_asked; do
+		# shellcheck disable=SC2046 # the workloads are words
+		[ "$c" = raw ] || plan+="\"$c\":[$(jlist $(plan_of "$c"))],"
+	done
+	printf '{"guest_kernel":"%s","size":"%s","repetitions":%d,"impls":[%s],"workloads":[%s],"plan":{%s}}\n' \
+		"$(uname -r)" "$size" "$reps" "$(jlist $impls_asked)" \
+		"$(jlist $only)" "${plan%,}" >"$RESULTS/meta.json"
 fi
 
 # Repetitions outside, columns inside: the testbed drifts over a run,
@@ -549,6 +596,7 @@ for ((r = 1; r <= reps; r++)); do
 			continue
 		fi
 		mod=$(mod_of "$impl")
+		plan=" $(plan_of "$impl") "
 		fam=smc
 		[ "$impl" = tcp ] && fam=tcp
 		extra=()
@@ -561,30 +609,37 @@ for ((r = 1; r <= reps; r++)); do
 			wait_file_line "$RESULTS/server-$impl-$r.log" listening 30 ||
 				fail "$impl: server did not start"
 		fi
-		[ "$fam" = tcp ] || counts=$(smc_counts)
+		last_counts=
+		if [ "$fam" != tcp ]; then
+			counts=$(smc_counts)
+			last_counts=$counts
+		fi
 		barrier "serving-$impl"
 		# the least RoCE packets each way over SMC-R: rr, a message of
 		# s bytes each way per round; stream, the payload one way, and
 		# back rxe's acknowledgements (asked for every 128 packets at
 		# least); crr, a request and its reply per connection
-		want rr && for s in $rr_sizes; do
+		[[ $plan == *" rr "* ]] && for s in $rr_sizes; do
 			pk=$((rr_rounds * ((s + 1023) / 1024)))
 			measure "$impl" "rr-$s" "$r" "$pk" "$pk" \
 				-w rr -m "$s" -n "$rr_rounds"
 		done
-		want stream && for p in $streams; do
+		[[ $plan == *" stream "* ]] && for p in $streams; do
 			measure "$impl" "stream-$p" "$r" $((stream_bytes / 1024)) \
 				$((stream_bytes / 131072)) \
 				-w stream -P "$p" -B $((stream_bytes / p)) -m 65536
 		done
-		want crr && for p in $crr_par; do
+		[[ $plan == *" crr "* ]] && for p in $crr_par; do
 			measure "$impl" "crr-$p" "$r" $((p * crr_conns)) \
 				$((p * crr_conns)) -w crr -P "$p" -n "$crr_conns"
 		done
-		[ "$with_redis" = 0 ] || ! want redis || redis "$impl" "$r" "$redis_n"
-		[ "$with_sockperf" = 0 ] || ! want sockperf || sockperf_wl "$impl" "$r"
-		[ "$with_iperf3" = 0 ] || ! want iperf3 || iperf3_wl "$impl" "$r"
-		! want idle || idle_memory "$impl" "$idle_conns" "$r"
+		[ "$with_redis" = 0 ] || [[ $plan != *" redis "* ]] ||
+			redis "$impl" "$r" "$redis_n"
+		[ "$with_sockperf" = 0 ] || [[ $plan != *" sockperf "* ]] ||
+			sockperf_wl "$impl" "$r"
+		[ "$with_iperf3" = 0 ] || [[ $plan != *" iperf3 "* ]] ||
+			iperf3_wl "$impl" "$r"
+		[[ $plan != *" idle "* ]] || idle_memory "$impl" "$idle_conns" "$r"
 		if [ "$VM_INDEX" -eq 0 ]; then
 			kill "$srv" 2>/dev/null || true
 			wait "$srv" 2>/dev/null || true
