@@ -578,6 +578,39 @@ static void bufsize_pick_test(struct kunit *test)
 			3);
 }
 
+/* A WRITE WITH IMMEDIATE's length against the receiver's counts. */
+static void wimm_check_test(struct kunit *test)
+{
+	const u32 sz = 65536;
+
+	/* from an empty ring: up to the whole ring */
+	KUNIT_EXPECT_EQ(test, smc_wimm_check(0, 0, sz, 1), 0);
+	KUNIT_EXPECT_EQ(test, smc_wimm_check(0, 0, sz, sz), 0);
+	KUNIT_EXPECT_EQ(test, smc_wimm_check(0, 0, sz, sz + 1), -ERANGE);
+	KUNIT_EXPECT_EQ(test, smc_wimm_check(0, 0, sz, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_wimm_check(0, 0, 0, 1), -EINVAL);
+	/* never across the ring's end: the writer splits there */
+	KUNIT_EXPECT_EQ(test, smc_wimm_check(sz - 10, sz - 10, sz, 10), 0);
+	KUNIT_EXPECT_EQ(test, smc_wimm_check(sz - 10, sz - 10, sz, 11),
+			-ERANGE);
+	KUNIT_EXPECT_EQ(test, smc_wimm_check(3 * (u64)sz, 3 * (u64)sz, sz,
+					     sz), 0);
+	/* the window: what the receiver announced consumed, plus the ring */
+	KUNIT_EXPECT_EQ(test, smc_wimm_check(sz + 100, 100, sz, 1), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, smc_wimm_check(sz + 100, 101, sz, 1), 0);
+	KUNIT_EXPECT_EQ(test, smc_wimm_check(sz + 100, 101, sz, 2), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, smc_wimm_check(1000, 0, sz, sz - 1000), 0);
+	KUNIT_EXPECT_EQ(test, smc_wimm_check(1000, 0, sz, sz - 999),
+			-ERANGE);
+	/* counts that cannot be: consumed beyond produced, or a ring apart */
+	KUNIT_EXPECT_EQ(test, smc_wimm_check(100, 200, sz, 1), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, smc_wimm_check(2 * (u64)sz + 1, 0, sz, 1),
+			-ENOSPC);
+	/* near 2^64 stream counts nothing wraps */
+	KUNIT_EXPECT_EQ(test, smc_wimm_check(U64_MAX - 15, U64_MAX - 15, 16,
+					     16), 0);
+}
+
 static struct kunit_case cdc_wire_cases[] = {
 	KUNIT_CASE(golden_cdc_test),
 	KUNIT_CASE_PARAM(flag_test, cdc_flag_gen_params),
@@ -592,6 +625,7 @@ static struct kunit_case cdc_wire_cases[] = {
 	KUNIT_CASE(wnd_update_test),
 	KUNIT_CASE(bufsize_test),
 	KUNIT_CASE(bufsize_pick_test),
+	KUNIT_CASE(wimm_check_test),
 	{}
 };
 
