@@ -156,12 +156,15 @@ static int report(const char *role, const struct sock_info *si)
 	}
 	if (smc) {
 		if (si->lgr_known)
-			printf("SMC-R v%u (release %u, link group %08" PRIx32 ", ",
+			printf("SMC-R v%u (release %u, link group %08" PRIx32,
 			       si->version, si->release, si->lgr_id);
 		else
-			printf("SMC-R (");
-		printf("%s port %u%s%s)\n", vis(si->ibdev), si->ibport,
-		       si->netdev[0] ? ", " : "", vis(si->netdev));
+			printf("SMC-R (link group unknown");
+		if (si->ibdev[0])
+			printf(", %s port %u", vis(si->ibdev), si->ibport);
+		if (si->netdev[0])
+			printf(", %s", vis(si->netdev));
+		printf(")\n");
 		return 0;
 	}
 	printf("TCP fallback: %s (0x%08" PRIx32 " %s)\n",

@@ -32,9 +32,9 @@ void die(int code, const char *fmt, ...)
 
 const char *vis(const char *s)
 {
-	static char buf[4][256];
+	static char buf[VIS_SLOTS][256];
 	static unsigned int next;
-	char *b = buf[next++ % 4];
+	char *b = buf[next++ % VIS_SLOTS];
 	size_t i;
 
 	for (i = 0; s[i] && i < sizeof(buf[0]) - 1; i++)

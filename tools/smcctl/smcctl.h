@@ -52,7 +52,11 @@ extern const char *prog;
 void die(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 
-/* a text field fit for a table: control bytes shown as '?' (4 at a time) */
+/*
+ * A text field fit for a table: control bytes shown as '?'.  The result
+ * lives until VIS_SLOTS more calls: enough for one line of a table.
+ */
+#define VIS_SLOTS 8
 const char *vis(const char *s);
 
 /* ---- netlink ---- */

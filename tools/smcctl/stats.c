@@ -635,6 +635,7 @@ static void stats_text(const struct counters *c, int64_t since)
 
 int cmd_stats(int argc, char **argv)
 {
+	struct counters *shown;
 	bool reset = false;
 	struct baseline *b;
 	int fd, family;
@@ -648,13 +649,18 @@ int cmd_stats(int argc, char **argv)
 		die(EXIT_USAGE, "stats: unknown subcommand %s (show, reset)",
 		    argv[0]);
 	b = calloc(1, sizeof(*b));
-	if (!b)
+	shown = malloc(sizeof(*shown));
+	if (!b || !shown)
 		die(EXIT_ERR, "out of memory");
 	fd = nl_open(NETLINK_GENERIC);
 	family = smc_family(fd);
 	get_counters(fd, family, &b->c, true);
 	close(fd);
 
+	/* what is shown: since the last reset (or load), reset or not */
+	*shown = b->c;
+	if (!opt.absolute)
+		since = baseline_apply(shown, family);
 	if (reset) {
 		/* the absolute counts are the new baseline */
 		read_boot_id(b->boot_id, sizeof(b->boot_id));
@@ -663,12 +669,11 @@ int cmd_stats(int argc, char **argv)
 		b->time = (int64_t)time(NULL);
 		baseline_save(b);
 	}
-	if (!opt.absolute)
-		since = baseline_apply(&b->c, family);
 	if (opt.json)
-		stats_json(&b->c, since);
+		stats_json(shown, since);
 	else
-		stats_text(&b->c, since);
+		stats_text(shown, since);
+	free(shown);
 	free(b);
 	return 0;
 }
