@@ -8,7 +8,7 @@
 #                        make check-all-resume goes on after an interruption
 #   make demo            two VMs talking AF_SMC (tests/run demo)
 #   make kunit           KUnit suites in UML (tests/kunit/run)
-#   make bench           TCP vs distribution vs ours vs raw verbs (tests/bench/run)
+#   make bench           TCP, distribution, ours, mixed pairs, raw verbs (tests/bench/run)
 #   make hooks           the test-hooks flavour (hostile peer, fault
 #                        injection) in build/hooks/net/smc/smc.ko, for VM tests
 #   make check-debug     VM scenarios on a KASAN/lockdep/kmemleak kernel built

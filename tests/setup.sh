@@ -16,7 +16,7 @@ PKGS=(
 	rdma-core ibverbs-utils ibverbs-providers perftest
 	sparse
 	clang libclang-rt-14-dev libbpf-dev bpftool dkms
-	redis-server redis-tools nginx-light wrk iperf3
+	redis-server redis-tools nginx-light wrk iperf3 sockperf
 )
 # Daemons among PKGS: the app-* scenarios start their own instances inside
 # the VMs, so the host must not keep them running or start them at boot.

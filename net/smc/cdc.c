@@ -12,6 +12,13 @@
  * work-item hop.  Only when no send slot is free does it leave the rest to
  * conn->tx_work.
  *
+ * Between two hosts running this module (a link group with the WIMM
+ * extension, clc_nego.h) plain data goes without a CDC message: each write
+ * is an RDMA WRITE WITH IMMEDIATE that names the peer's connection, and
+ * smc_conn_wimm_rx() takes it.  A CDC message still carries everything
+ * else: a consumer update on its own, the close flags, urgent data, a
+ * writer short of room (write_blocked), the replay after a link switch.
+ *
  * One function receives: smc_conn_cdc_rx().  It checks the peer's cursors
  * against what the peer can legitimately know (a producer cursor may not
  * run more than one RMB ahead of the consumer cursor we announced, a
@@ -21,6 +28,7 @@
 #include <linux/net.h>
 #include <net/sock.h>
 #include "smc.h"
+#include "clc_nego.h"
 #include "conn.h"
 #include "testhooks.h"
 #include "wr.h"
@@ -94,6 +102,47 @@ static unsigned int smc_cdc_build_writes(struct smc_conn *conn, u32 n,
 }
 
 /*
+ * May the next @n of @pending bytes go as WRITE WITH IMMEDIATE alone?
+ * Only plain data: nothing the peer must learn from a CDC message rides
+ * along.  conn->lock held.
+ */
+static bool smc_cdc_wimm_ok(struct smc_conn *conn, bool force_msg,
+			    bool urg, u64 pending, u32 n)
+{
+	lockdep_assert_held(&conn->lock);
+	if (!n || force_msg || urg || pending != n || conn->tx_upd_req ||
+	    conn->tx_cdc_next || conn->local_abort)
+		return false;
+	/* the end of writing is a flag on the message with the last byte */
+	if (conn->tx_written + n == conn->tx_queued &&
+	    (conn->local_done_writing || conn->local_closed))
+		return false;
+	if (READ_ONCE(conn->lc.lgr->vx) & SMC_NEGO_VX_WIMM)
+		return !smc_hostile_wimm_off();
+	return smc_hostile_wimm_force(conn);
+}
+
+/* Write @n bytes as @nw WRITE WITH IMMEDIATEs.  conn->lock held. */
+static int smc_cdc_push_wimm(struct smc_conn *conn,
+			     const struct smc_wr_write *w, unsigned int nw,
+			     u32 n)
+{
+	int rc;
+
+	rc = smc_wr_write_imm(conn->lc.link, w, nw, conn->peer_token,
+			      conn->lc.token, conn->tx_written + n);
+	if (rc == -EAGAIN) {
+		conn->tx_blocked = true;
+		queue_work(smc_wq, &conn->tx_work);
+	}
+	if (rc)
+		return rc;
+	conn->tx_blocked = false;
+	conn->tx_written += n;
+	return 0;
+}
+
+/*
  * Push pending data and/or a CDC message.  conn->lock held, any context.
  * @force_msg sends a message even when no data moves (consumer update,
  * close flags).  Returns 0, -EAGAIN when it had to leave work to tx_work,
@@ -140,6 +189,8 @@ static int smc_cdc_push_once(struct smc_conn *conn, bool force_msg,
 		if (!nw)
 			return -EPROTO;
 	}
+	if (smc_cdc_wimm_ok(conn, force_msg, urg, pending, n))
+		return smc_cdc_push_wimm(conn, w, nw, n);
 
 	m.seqno = conn->tx_seq + 1;
 	m.token = conn->peer_token;
@@ -171,6 +222,7 @@ static int smc_cdc_push_once(struct smc_conn *conn, bool force_msg,
 	}
 	conn->tx_blocked = false;
 	conn->tx_upd_req = false;
+	conn->tx_cdc_next = false;
 	conn->tx_seq = m.seqno;
 	conn->tx_written += n;
 	conn->rx_cons_sent = conn->rx_cons;
@@ -249,6 +301,7 @@ static int smc_cdc_replay_locked(struct smc_conn *conn)
 	conn->tx_seq = m.seqno;
 	conn->rx_cons_sent = conn->rx_cons;
 	conn->tx_replay = false;
+	conn->tx_cdc_next = false;
 	return 0;
 }
 
@@ -394,6 +447,7 @@ void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 	if (!conn->attached || conn->peer_abort)
 		goto out;
 	if (msg->failover_validation) {
+		conn->rx_link = link;
 		wake = smc_cdc_rx_validation(conn, msg);
 		goto out;
 	}
@@ -432,6 +486,7 @@ void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 	}
 	conn->rx_seq = msg->seqno;
 	conn->rx_seq_valid = true;
+	conn->rx_link = link;
 	conn->peer_prod_curs = msg->prod;
 	conn->peer_cons_curs = msg->cons;
 	link->rx_bytes += dprod;
@@ -503,6 +558,55 @@ out:
 	if (wake)
 		smc_sk_wake(sk, wake);
 	/* an orphaned connection waits for exactly such news */
+	if (sock_flag(sk, SOCK_DEAD))
+		smc_close_kick(smc);
+}
+
+/* Softirq, read_lock(&lgr->conns_lock) held (see core.h). */
+void smc_conn_wimm_rx(struct smc_lgr_conn *c, struct smc_link *link,
+		      u32 len)
+{
+	struct smc_conn *conn = smc_lc_conn(c);
+	struct smc_sock *smc = smc_conn_sock(conn);
+	struct sock *sk = &smc->sk;
+	__poll_t wake = 0;
+
+	spin_lock(&conn->lock);
+	if (!conn->attached || conn->peer_abort)
+		goto out;
+	if (!(READ_ONCE(c->lgr->vx) & SMC_NEGO_VX_WIMM)) {
+		smc_cdc_violation(conn, "write with immediate not agreed");
+		wake = EPOLLIN | EPOLLOUT | EPOLLERR;
+		goto out;
+	}
+	/* overtaken by a link switch: the CDC on the new link counted it */
+	if (conn->rx_link && conn->rx_link != link)
+		goto out;
+	if (smc_wimm_check(conn->rx_prod, conn->rx_cons_sent,
+			   conn->rmb->size, len)) {
+		smc_cdc_violation(conn, "write with immediate beyond the window");
+		wake = EPOLLIN | EPOLLOUT | EPOLLERR;
+		goto out;
+	}
+	conn->rx_link = link;
+	conn->rx_prod += len;
+	smc_count_to_curs(conn->rx_prod, conn->rmb->size,
+			  &conn->peer_prod_curs);
+	link->rx_bytes += len;
+	/* plain data: the writer was neither short of room nor asking */
+	conn->peer_write_blocked = false;
+	conn->peer_upd_req = false;
+	wake = EPOLLIN | EPOLLRDNORM;
+	if (conn->local_closed && !conn->local_abort) {
+		/* data for a closed socket: TCP answers with a reset */
+		conn->local_abort = true;
+		smc_cdc_push_locked(conn, true);
+		wake |= EPOLLHUP;
+	}
+out:
+	spin_unlock(&conn->lock);
+	if (wake)
+		smc_sk_wake(sk, wake);
 	if (sock_flag(sk, SOCK_DEAD))
 		smc_close_kick(smc);
 }
@@ -594,6 +698,7 @@ void smc_conn_link_switch(struct smc_lgr_conn *c, struct smc_link *to)
 
 	spin_lock(&conn->lock);
 	WRITE_ONCE(c->link, to);
+	conn->tx_cdc_next = true;
 	/* what the peer consumed surely arrived; completed writes did too */
 	from = max(conn->tx_done, conn->peer_cons);
 	if (from < conn->tx_written) {

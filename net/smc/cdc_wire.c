@@ -14,6 +14,7 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
 #include <net/sock.h>
@@ -195,6 +196,21 @@ bool smc_cdc_cons_update_needed(const struct smc_cdc_wnd *w)
 	peer_free = w->size - smc_curs_diff(w->size, &w->confirmed,
 					    &w->peer_prod);
 	return peer_free <= w->size / 2 || w->peer_write_blocked;
+}
+
+int smc_wimm_check(u64 rx_prod, u64 rx_cons_sent, u32 size, u32 len)
+{
+	u32 pos;
+
+	if (!len || !size)
+		return -EINVAL;
+	div_u64_rem(rx_prod, size, &pos);
+	if (len > size - pos)
+		return -ERANGE;
+	if (rx_prod < rx_cons_sent || rx_prod - rx_cons_sent > size ||
+	    len > size - (rx_prod - rx_cons_sent))
+		return -ENOSPC;
+	return 0;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -45,6 +45,21 @@ struct smc_cdc_msg {
 };
 
 /*
+ * The WIMM data path (two hosts running this module, see clc_nego.h
+ * SMC_NEGO_VX_WIMM): an RDMA WRITE WITH IMMEDIATE whose 32-bit immediate is
+ * the receiver's RMBE alert token, as a CDC message's token field; the
+ * receiver learns the bytes written from its receive completion.  The
+ * sender writes at its producer position and never across the ring's end,
+ * so a write of @len bytes is legitimate only if it starts at @rx_prod's
+ * ring position, ends within the ring, and stays within the window the
+ * receiver announced (@rx_cons_sent, its last consumer count sent, plus
+ * @size).  @rx_prod and @rx_cons_sent are 64-bit stream counts.  Returns
+ * 0, -EINVAL for a zero length or ring size, -ERANGE when the write would
+ * cross the ring's end, -ENOSPC when it overruns the window.
+ */
+int smc_wimm_check(u64 rx_prod, u64 rx_cons_sent, u32 size, u32 len);
+
+/*
  * Decode the CDC message in @buf (@len bytes as received).  Needs @len >=
  * 44, type byte 0xfe and length byte 44; reserved bits and bytes are
  * ignored.  The cursors are not checked against any ring here, see

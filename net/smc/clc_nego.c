@@ -7,6 +7,7 @@
 #include <linux/errno.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
+#include <linux/unaligned.h>
 #include "clc_nego.h"
 
 static bool smc_nego_offers_r(u8 type)
@@ -106,6 +107,17 @@ static const u8 *smc_nego_shared_eid(const struct smc_clc_proposal *p,
 	return NULL;
 }
 
+/* a locally administered CID: the IEEE assigns no such value to anyone */
+const u8 smc_nego_vendor_oui[SMC_CLC_VENDOR_OUI_LEN] = { 0x0a, 0x53, 0x4d };
+
+/* The vendor extensions a proposal offers: our OUI and tag, else none. */
+static u16 smc_nego_prop_vx(const struct smc_clc_proposal *p)
+{
+	if (memcmp(p->vendor_oui, smc_nego_vendor_oui, SMC_CLC_VENDOR_OUI_LEN))
+		return 0;
+	return smc_nego_vx_of(get_unaligned_be32(p->vendor_exp));
+}
+
 static void smc_nego_result_init(struct smc_nego_result *r, u8 version)
 {
 	memset(r, 0, sizeof(*r));
@@ -167,6 +179,13 @@ int smc_nego_proposal(const struct smc_nego_local *l,
 		p->max_conns = l->max_conns;
 		p->max_links = l->max_links;
 		p->feature_mask = SMC_NEGO_FEATURE_MASK;
+		if (l->vx & SMC_NEGO_VX_ALL) {
+			memcpy(p->vendor_oui, smc_nego_vendor_oui,
+			       SMC_CLC_VENDOR_OUI_LEN);
+			put_unaligned_be32(SMC_NEGO_VX_TAG |
+					   (l->vx & SMC_NEGO_VX_ALL),
+					   p->vendor_exp);
+		}
 	}
 	return 0;
 }
@@ -241,6 +260,7 @@ u32 smc_nego_server(const struct smc_clc_proposal *p,
 				r->max_conns = max_conns;
 				r->max_links = max_links;
 				r->feature_mask = SMC_NEGO_FEATURE_MASK;
+				r->vx = smc_nego_prop_vx(p) & l->vx;
 			}
 			return 0;
 		}
@@ -284,7 +304,7 @@ static void smc_nego_fill_ac(const struct smc_nego_result *r,
 	fce->max_conns = v2x ? r->max_conns : 0;
 	fce->max_links = v2x ? r->max_links : 0;
 	fce->feature_mask = v2x ? r->feature_mask : 0;
-	fce->vendor_exp_options = 0;
+	fce->vendor_exp_options = v2x && r->vx ? SMC_NEGO_VX_TAG | r->vx : 0;
 	ac->has_gid_list = type == SMC_CLC_CONFIRM;
 }
 
@@ -339,6 +359,9 @@ u32 smc_nego_client(const struct smc_clc_proposal *sent,
 	r->max_conns = fce->max_conns;
 	r->max_links = fce->max_links;
 	r->feature_mask = fce->feature_mask & SMC_NEGO_FEATURE_MASK;
+	/* only what we offered: a server cannot impose an extension */
+	r->vx = smc_nego_vx_of(fce->vendor_exp_options) &
+		smc_nego_prop_vx(sent);
 	return 0;
 }
 
@@ -373,4 +396,13 @@ u32 smc_nego_confirm(const struct smc_nego_result *r,
 	if (fce->max_links != r->max_links)
 		return SMC_CLC_DECL_MAXLINKERR;
 	return 0;
+}
+
+u16 smc_nego_confirm_vx(const struct smc_nego_result *r,
+			const struct smc_clc_accept_confirm *conf)
+{
+	if (r->version != SMC_V2 || r->release < SMC_CLC_RELEASE_1 ||
+	    !conf->hdr.first_contact || !conf->fce.v2x)
+		return 0;
+	return r->vx & smc_nego_vx_of(conf->fce.vendor_exp_options);
 }

@@ -47,6 +47,31 @@
 #define SMC_NEGO_FEATURE_MASK		0x0001
 
 /*
+ * Vendor extensions: what two hosts running this module agree on beyond
+ * the protocol, where Linux 6.12 neither writes nor reads.  A client offers
+ * them in the proposal's vendor fields (SMC-D area: our OUI, then the
+ * offer word big endian in the first four option bytes); a server answers
+ * in the first contact extension's vendor_exp_options, and the client's
+ * confirm echoes what it takes.  The word carries SMC_NEGO_VX_TAG in its
+ * upper half, so a value some other implementation puts there is not
+ * taken for ours, and the extension bits in its lower half.  They apply
+ * to the link group a first contact creates (release 1 and up: the FCE's
+ * v2.x form), and to every connection on it.
+ */
+#define SMC_NEGO_VX_TAG			0x534d0000	/* "SM" */
+#define SMC_NEGO_VX_WIMM		0x0001	/* data by WRITE WITH IMMEDIATE */
+#define SMC_NEGO_VX_ALL			SMC_NEGO_VX_WIMM
+
+extern const u8 smc_nego_vendor_oui[SMC_CLC_VENDOR_OUI_LEN];
+
+/* The extension bits of a received vendor word; 0 without our tag. */
+static inline u16 smc_nego_vx_of(u32 word)
+{
+	return (word & 0xffff0000) == SMC_NEGO_VX_TAG ?
+	       (word & SMC_NEGO_VX_ALL) : 0;
+}
+
+/*
  * What this host can offer on the connection at hand, filled by the caller.
  *
  * @r_v1:	SMC-R v1 usable: an RDMA device behind the clcsock's netdev
@@ -70,6 +95,8 @@
  * @gid, @mac:	the v1 RoCE GID and MAC of the device, for the proposal.
  * @roce_v2_gid: the RoCE v2 GID, for the proposal's v2 extension.
  * @systemid:	our system id (id_for_peer).
+ * @vx:		the vendor extensions (SMC_NEGO_VX_*) we offer (client) or
+ *		accept (server); offered only with SMC-R v2.
  */
 struct smc_nego_local {
 	bool r_v1;
@@ -87,6 +114,7 @@ struct smc_nego_local {
 	u8 roce_v2_gid[SMC_CLC_GID_LEN];
 	u8 mac[SMC_CLC_MAC_LEN];
 	u8 systemid[SMC_CLC_SYSTEMID_LEN];
+	u16 vx;
 };
 
 /*
@@ -105,6 +133,10 @@ struct smc_nego_local {
  *		which is what Linux uses for such link groups.
  * @feature_mask: v2 release >= 1: the server's offer (server), the bits
  *		both sides support (client); else 0.
+ * @vx:		v2 release >= 1: the vendor extensions the server accepts
+ *		(server, before the confirm: see smc_nego_confirm_vx()), the
+ *		ones the client takes from a first contact accept (client);
+ *		else 0.
  */
 struct smc_nego_result {
 	u8 version;
@@ -113,6 +145,7 @@ struct smc_nego_result {
 	u8 max_conns;
 	u8 max_links;
 	u16 feature_mask;
+	u16 vx;
 };
 
 /*
@@ -225,5 +258,13 @@ void smc_nego_fill_confirm(const struct smc_nego_result *r, bool first_contact,
  */
 u32 smc_nego_confirm(const struct smc_nego_result *r,
 		     const struct smc_clc_accept_confirm *conf);
+
+/*
+ * Server: the vendor extensions of a new link group, once its confirm
+ * @conf passed smc_nego_confirm(): those the server accepted (@r->vx) and
+ * the client echoed.  0 unless the confirm is a v2.x first contact.
+ */
+u16 smc_nego_confirm_vx(const struct smc_nego_result *r,
+			const struct smc_clc_accept_confirm *conf);
 
 #endif /* SMC_CLC_NEGO_H */

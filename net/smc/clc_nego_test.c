@@ -1188,6 +1188,139 @@ static void nego_handshake_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smc_nego_confirm(&sr, conf_rcvd), 0);
 }
 
+/* ---------------------------------------------------------------------- */
+/* vendor extensions                                                       */
+
+/* The offer sits in the SMC-D area's vendor fields, nowhere else. */
+static void nego_vx_proposal_bytes_test(struct kunit *test)
+{
+	static const u8 want[8] = { 0x0a, 0x53, 0x4d, 0x53, 0x4d, 0x00, 0x01,
+				    0x00 };
+	struct smc_nego_local *l = local_new(test, false, true);
+	struct smc_clc_proposal *plain = prop_of(test, l), *p;
+	u8 *a = kunit_kzalloc(test, SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
+	u8 *b = kunit_kzalloc(test, SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
+	int la, lb, i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	l->vx = SMC_NEGO_VX_WIMM;
+	p = prop_of(test, l);
+	la = smc_clc_proposal_encode(plain, a, SMC_CLC_MAX_MSG_LEN);
+	lb = smc_clc_proposal_encode(p, b, SMC_CLC_MAX_MSG_LEN);
+	KUNIT_ASSERT_EQ(test, la, 156);
+	KUNIT_ASSERT_EQ(test, lb, la);
+	/* base part 40 bytes, then the SMC-D area: OUI at 12, options at 15 */
+	KUNIT_EXPECT_MEMEQ(test, b + 40 + 12, want, sizeof(want));
+	for (i = 0; i < la; i++) {
+		if (i >= 40 + 12 && i < 40 + 20)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, a[i], b[i], "byte %d", i);
+	}
+	/* and nothing without a v2 offer */
+	l = local_new(test, true, false);
+	l->vx = SMC_NEGO_VX_WIMM;
+	p = prop_of(test, l);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(p->vendor_oui, 0,
+					    SMC_CLC_VENDOR_OUI_LEN));
+}
+
+struct vx_case {
+	const char *desc;
+	u16 c_vx;		/* client offers */
+	u16 s_vx;		/* server accepts */
+	u8 c_release;
+	bool first_contact;
+	u32 acc_word;		/* when nonzero: the accept's word instead */
+	bool no_echo;		/* the confirm carries no word */
+	u16 want_client;
+	u16 want_server;
+};
+
+static const struct vx_case vx_cases[] = {
+	{ "both", SMC_NEGO_VX_WIMM, SMC_NEGO_VX_WIMM, 1, true, 0, false,
+	  SMC_NEGO_VX_WIMM, SMC_NEGO_VX_WIMM },
+	{ "client only (a Linux server)", SMC_NEGO_VX_WIMM, 0, 1, true, 0,
+	  false, 0, 0 },
+	{ "server only (a Linux client)", 0, SMC_NEGO_VX_WIMM, 1, true, 0,
+	  false, 0, 0 },
+	{ "release 0", SMC_NEGO_VX_WIMM, SMC_NEGO_VX_WIMM, 0, true, 0, false,
+	  0, 0 },
+	{ "no first contact", SMC_NEGO_VX_WIMM, SMC_NEGO_VX_WIMM, 1, false, 0,
+	  false, 0, 0 },
+	{ "foreign word", SMC_NEGO_VX_WIMM, SMC_NEGO_VX_WIMM, 1, true,
+	  0x00000001, false, 0, 0 },
+	{ "unknown bits", SMC_NEGO_VX_WIMM, SMC_NEGO_VX_WIMM, 1, true,
+	  SMC_NEGO_VX_TAG | 0xfffe, false, 0, 0 },
+	{ "no echo", SMC_NEGO_VX_WIMM, SMC_NEGO_VX_WIMM, 1, true, 0, true,
+	  SMC_NEGO_VX_WIMM, 0 },
+};
+
+static void vx_case_desc(const struct vx_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(vx_case, vx_cases, vx_case_desc);
+
+/* Proposal, accept and confirm through the wire codec. */
+static void nego_vx_handshake_test(struct kunit *test)
+{
+	const struct vx_case *c = test->param_value;
+	struct smc_nego_local *cl = local_new(test, false, true);
+	struct smc_nego_local *sl = local_new(test, false, true);
+	struct smc_clc_proposal *sent = prop_new(test), *rcvd = prop_new(test);
+	struct smc_clc_accept_confirm *acc = ac_new(test);
+	struct smc_clc_accept_confirm *acc_rcvd = ac_new(test);
+	struct smc_clc_accept_confirm *conf = ac_new(test);
+	struct smc_clc_accept_confirm *conf_rcvd = ac_new(test);
+	u8 *buf = kunit_kzalloc(test, SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
+	struct smc_nego_result sr, cr;
+	u32 reason;
+	int len;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	cl->vx = c->c_vx;
+	cl->release = c->c_release;
+	sl->vx = c->s_vx;
+	KUNIT_ASSERT_EQ(test, smc_nego_proposal(cl, sent, &reason), 0);
+	len = smc_clc_proposal_encode(sent, buf, SMC_CLC_MAX_MSG_LEN);
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_ASSERT_EQ(test, smc_clc_proposal_decode(exact(test, buf, len),
+						      len, rcvd), 0);
+	KUNIT_ASSERT_EQ(test, smc_nego_server(rcvd, sl, &sr), 0);
+	smc_nego_fill_accept(&sr, c->first_contact, acc);
+	if (c->acc_word)
+		acc->fce.vendor_exp_options = c->acc_word;
+	if (!c->s_vx || !c->c_vx || !c->first_contact)
+		KUNIT_EXPECT_EQ(test, acc->fce.vendor_exp_options, 0);
+	ac_link_fields(acc, 1);
+	len = smc_clc_accept_confirm_encode(acc, buf, SMC_CLC_MAX_MSG_LEN);
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_ASSERT_EQ(test,
+			smc_clc_accept_confirm_decode(exact(test, buf, len),
+						      len, acc_rcvd), 0);
+	KUNIT_ASSERT_EQ(test, smc_nego_client(sent, acc_rcvd, cl, &cr), 0);
+	KUNIT_EXPECT_EQ(test, cr.vx, c->want_client);
+
+	smc_nego_fill_confirm(&cr, c->first_contact, conf);
+	if (c->no_echo)
+		conf->fce.vendor_exp_options = 0;
+	ac_link_fields(conf, 2);
+	if (conf->has_gid_list) {
+		conf->gid_cnt = 1;
+		memcpy(conf->gids[0], conf->gid, SMC_CLC_GID_LEN);
+	}
+	len = smc_clc_accept_confirm_encode(conf, buf, SMC_CLC_MAX_MSG_LEN);
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_ASSERT_EQ(test,
+			smc_clc_accept_confirm_decode(exact(test, buf, len),
+						      len, conf_rcvd), 0);
+	KUNIT_ASSERT_EQ(test, smc_nego_confirm(&sr, conf_rcvd), 0);
+	KUNIT_EXPECT_EQ(test, smc_nego_confirm_vx(&sr, conf_rcvd),
+			c->want_server);
+}
+
 static struct kunit_case clc_nego_cases[] = {
 	KUNIT_CASE(nego_proposal_both_test),
 	KUNIT_CASE(nego_proposal_v2_only_test),
@@ -1223,6 +1356,8 @@ static struct kunit_case clc_nego_cases[] = {
 	KUNIT_CASE(nego_client_not_first_contact_test),
 	KUNIT_CASE(nego_confirm_test),
 	KUNIT_CASE_PARAM(nego_handshake_test, hs_shape_gen_params),
+	KUNIT_CASE(nego_vx_proposal_bytes_test),
+	KUNIT_CASE_PARAM(nego_vx_handshake_test, vx_case_gen_params),
 	{}
 };
 

@@ -46,6 +46,8 @@ static const u8 smc_clc_eyecatcher_d[SMC_CLC_EYECATCHER_LEN] = {
 #define SMCD_CHID		8
 #define SMCD_V2_EXT_OFFSET	10
 #define SMCD_V2_EXT_BASE	12	/* the v2 ext offset counts from here */
+#define SMCD_VENDOR_OUI		12
+#define SMCD_VENDOR_EXP		15
 /* proposal: IP prefix area, relative to its start */
 #define PFX_SUBNET		0
 #define PFX_LEN			4
@@ -334,6 +336,10 @@ int smc_clc_proposal_encode(const struct smc_clc_proposal *p, u8 *buf,
 	if (l.smcd) {
 		put_unaligned_be64(p->ism_gid, smcd + SMCD_GID);
 		put_unaligned_be16(p->ism_chid, smcd + SMCD_CHID);
+		memcpy(smcd + SMCD_VENDOR_OUI, p->vendor_oui,
+		       SMC_CLC_VENDOR_OUI_LEN);
+		memcpy(smcd + SMCD_VENDOR_EXP, p->vendor_exp,
+		       SMC_CLC_VENDOR_EXP_LEN);
 		pos += l.smcd;
 	}
 
@@ -388,6 +394,16 @@ int smc_clc_proposal_encode(const struct smc_clc_proposal *p, u8 *buf,
 }
 
 /* IP prefix area at @ip, which must end before @end. */
+/* The SMC-D area, SMC_CLC_PROP_SMCD_LEN bytes the caller checked. */
+static void smc_clc_prop_decode_smcd(const u8 *smcd,
+				     struct smc_clc_proposal *p)
+{
+	p->ism_gid = get_unaligned_be64(smcd + SMCD_GID);
+	p->ism_chid = get_unaligned_be16(smcd + SMCD_CHID);
+	memcpy(p->vendor_oui, smcd + SMCD_VENDOR_OUI, SMC_CLC_VENDOR_OUI_LEN);
+	memcpy(p->vendor_exp, smcd + SMCD_VENDOR_EXP, SMC_CLC_VENDOR_EXP_LEN);
+}
+
 static int smc_clc_prop_decode_ip(const u8 *ip, const u8 *end,
 				  struct smc_clc_proposal *p, const u8 **next)
 {
@@ -505,10 +521,8 @@ int smc_clc_proposal_decode(const u8 *buf, size_t len,
 			return -EPROTO;
 		if (iparea > end - smcd)
 			return -EPROTO;
-		if (iparea) {
-			p->ism_gid = get_unaligned_be64(smcd + SMCD_GID);
-			p->ism_chid = get_unaligned_be16(smcd + SMCD_CHID);
-		}
+		if (iparea)
+			smc_clc_prop_decode_smcd(smcd, p);
 		rc = smc_clc_prop_decode_ip(smcd + iparea, end, p, &pos);
 		if (rc)
 			return rc;
@@ -517,8 +531,7 @@ int smc_clc_proposal_decode(const u8 *buf, size_t len,
 			return -EPROTO;
 		if (end - smcd < SMC_CLC_PROP_SMCD_LEN)
 			return -EPROTO;
-		p->ism_gid = get_unaligned_be64(smcd + SMCD_GID);
-		p->ism_chid = get_unaligned_be16(smcd + SMCD_CHID);
+		smc_clc_prop_decode_smcd(smcd, p);
 		pos = smcd + SMC_CLC_PROP_SMCD_LEN;
 		if (hdr.typev1 != SMC_TYPE_N) {
 			if (iparea != SMC_CLC_PROP_SMCD_LEN)

@@ -56,6 +56,8 @@
 /* sizes of the building blocks of a proposal */
 #define SMC_CLC_PROP_BASE_LEN		40	/* header, local id, iparea offset */
 #define SMC_CLC_PROP_SMCD_LEN		40	/* SMC-D area (v1 SMC-D, every v2) */
+#define SMC_CLC_VENDOR_OUI_LEN		3	/* in the SMC-D area */
+#define SMC_CLC_VENDOR_EXP_LEN		5
 #define SMC_CLC_PROP_PREFIX_LEN		8	/* IPv4 prefix and IPv6 count */
 #define SMC_CLC_IPV6_PREFIX_LEN		17	/* one IPv6 prefix entry */
 #define SMC_CLC_V2_EXT_LEN		40	/* v2 extension without EIDs */
@@ -194,6 +196,12 @@ struct smc_clc_proposal {
 	/* SMC-D v1 area (present but ignored for SMC-R) */
 	u64 ism_gid;
 	u16 ism_chid;
+	/*
+	 * Its vendor fields, in every v2 proposal: an OUI naming who defines
+	 * the experimental option bytes that follow (all zero from Linux)
+	 */
+	u8 vendor_oui[SMC_CLC_VENDOR_OUI_LEN];
+	u8 vendor_exp[SMC_CLC_VENDOR_EXP_LEN];
 	/* v2 extension, valid when has_v2_ext */
 	bool has_v2_ext;
 	u8 eid_cnt;

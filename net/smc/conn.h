@@ -14,6 +14,12 @@
  *     tx_written  bytes RDMA-written to the peer (announced by a CDC)
  *     tx_done     bytes whose write completed: send buffer space is free
  *     peer_cons   bytes the peer has consumed: its RMB space is free
+ * On a link group with the WIMM extension (clc_nego.h SMC_NEGO_VX_WIMM)
+ * plain data goes as RDMA WRITE WITH IMMEDIATE, which moves tx_written and
+ * rx_prod like a CDC's producer cursor; a CDC carries everything else
+ * (consumer cursor, flags, urgent data, replays), with absolute cursors
+ * that agree with the WIMMs before it on the same link.
+ *
  *   receiving: rx_cons <= rx_prod <= rx_cons + rmb size
  *     rx_prod     bytes the peer has written into our RMB
  *     rx_cons     bytes the application has read
@@ -75,6 +81,11 @@ struct smc_conn {
 	bool tx_urg_pending;
 	bool tx_replay;			/* link switched: write again ... */
 	u64 tx_replay_from;		/* ... from here to tx_written */
+	/*
+	 * link switched: the next message is a CDC, which tells the peer
+	 * to take WIMMs from the new link only (rx_link)
+	 */
+	bool tx_cdc_next;
 	/* receiving */
 	u64 rx_prod;
 	u64 rx_cons;
@@ -85,6 +96,12 @@ struct smc_conn {
 	bool peer_write_blocked;
 	bool peer_upd_req;
 	bool rx_failover;		/* peer replays after a link switch */
+	/*
+	 * the link the peer sends on, as its last CDC showed (or its first
+	 * WIMM): a WIMM from another link is an old one that a switch
+	 * overtook, already counted by the CDC's producer cursor
+	 */
+	struct smc_link *rx_link;
 	u32 rx_upd_limit;		/* consumer update threshold */
 
 	/* urgent data (MSG_OOB), one byte as in TCP */

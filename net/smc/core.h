@@ -96,9 +96,11 @@ struct smc_link {
 	/* accounting */
 	atomic_t conn_cnt;	/* connections using this link */
 	u64 tx_bytes;		/* RDMA-written payload */
-	u64 rx_bytes;		/* payload announced by the peer's CDCs */
+	u64 rx_bytes;		/* payload the peer announced (CDC, WIMM) */
 	u64 tx_msgs;
 	u64 rx_msgs;
+	u64 tx_wimm;		/* WRITE WITH IMMEDIATEs completed ... */
+	u64 rx_wimm;		/* ... and received */
 };
 
 /* One send buffer or RMB, registered on the link group's links. */
@@ -158,6 +160,11 @@ struct smc_lgr {
 	u8 peer_os;
 	u8 neg_eid[SMC_CLC_EID_LEN];	/* v2: the EID agreed at first contact */
 	bool direct;		/* v2: the peer is reached without a gateway */
+	/*
+	 * SMC_NEGO_VX_* agreed at first contact (clc_nego.h): set before
+	 * the first link can carry anything, constant afterwards
+	 */
+	u16 vx;
 	bool terminating;	/* no new connections, links going down */
 	bool bye;		/* we sent DELETE_LINK: let it out */
 	bool await_peer;	/* and wait for the peer's end */
@@ -228,6 +235,7 @@ struct smc_lgr_local {		/* our end of the first link */
 	u8 release;
 	u8 eid[SMC_CLC_EID_LEN];	/* v2: the agreed EID, else zero */
 	bool direct;		/* v2: no gateway on the way to the peer */
+	u16 vx;			/* client: the vendor extensions agreed */
 };
 
 int smc_lgr_init(void);
@@ -351,6 +359,16 @@ int smc_wr_write_send(struct smc_link *link, const struct smc_wr_write *writes,
 		      unsigned int nwrites, const void *msg, u32 len,
 		      u32 token, u64 cookie, long timeo);
 /*
+ * smc_wr_write_imm(): the WIMM data path (a link group with
+ * SMC_NEGO_VX_WIMM): each of @writes is an RDMA WRITE WITH IMMEDIATE
+ * carrying @imm (the peer connection's alert token), so that data and its
+ * notice are one operation; the peer learns each write's length from its
+ * receive completion.  One send slot, the last write signaled, never
+ * sleeps (-EAGAIN without a free slot).
+ */
+int smc_wr_write_imm(struct smc_link *link, const struct smc_wr_write *writes,
+		     unsigned int nwrites, u32 imm, u32 token, u64 cookie);
+/*
  * For a sender that cannot sleep where it posts: smc_wr_hold() (where the
  * post happens, e.g. under conn->lock) pins @link's work request state and
  * returns it, NULL when the link is down; smc_wr_slot_wait() then sleeps
@@ -365,6 +383,8 @@ void smc_wr_slot_wait(struct smc_wr *wr, long timeo);
  * Callbacks into the connection layer (cdc.c), softirq context with
  * read_lock(&lgr->conns_lock) held: must not sleep.
  *   smc_conn_cdc_rx():   a CDC message for @c arrived on @link.
+ *   smc_conn_wimm_rx():  an RDMA WRITE WITH IMMEDIATE for @c put @len
+ *                        bytes into its RMB, arriving on @link.
  *   smc_conn_tx_done():  the SEND posted with (@c's token, @cookie)
  *                        completed; @status 0 or -EIO (link failed).
  * Under write_lock_bh(&lgr->conns_lock), any context, must not sleep:
@@ -376,6 +396,8 @@ void smc_wr_slot_wait(struct smc_wr *wr, long timeo);
 struct smc_cdc_msg;
 void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 		     const struct smc_cdc_msg *msg);
+void smc_conn_wimm_rx(struct smc_lgr_conn *c, struct smc_link *link,
+		      u32 len);
 void smc_conn_tx_done(struct smc_lgr_conn *c, u64 cookie, int status);
 void smc_conn_lgr_gone(struct smc_lgr_conn *c);
 void smc_conn_link_switch(struct smc_lgr_conn *c, struct smc_link *to);
@@ -405,6 +427,8 @@ struct smc_link_info {
 	u8 peer_link_uid[4];
 	u8 gid[SMC_IB_GID_LEN];
 	u8 peer_gid[SMC_IB_GID_LEN];
+	u64 tx_wimm;
+	u64 rx_wimm;
 };
 
 struct smc_lgr_info {
@@ -422,6 +446,7 @@ struct smc_lgr_info {
 	u32 conns_num;
 	u8 max_conns;
 	u8 max_links;
+	u16 vx;			/* vendor extensions agreed */
 	u64 sndbuf_bytes;	/* send buffers allocated, bytes */
 	u64 rmb_bytes;		/* RMBs allocated, bytes */
 	unsigned int nlinks;	/* valid entries in links[] */

@@ -11,6 +11,7 @@
  *
  *   clc proposal|accept|confirm|decline|any ACTION [ARG] [port P] [skip K] [count C]
  *   cdc any ACTION [ARG] [port P] [skip K] [count C]
+ *   wimm any force [port P] [skip K] [count C]
  *   llc confirm_link|...|test_link|any ACTION [ARG] [skip K] [count C]
  *   clear
  *
@@ -38,7 +39,7 @@
 
 DEFINE_STATIC_KEY_FALSE(smc_hostile_armed);
 
-enum { SMC_HL_CLC, SMC_HL_CDC, SMC_HL_LLC };
+enum { SMC_HL_CLC, SMC_HL_CDC, SMC_HL_LLC, SMC_HL_WIMM };
 
 #define SMC_HL_BIT(l)	BIT(SMC_HL_##l)
 
@@ -63,6 +64,9 @@ enum smc_hostile_act {
 	SMC_HA_BURST,		/* then ARG malformed messages on the link */
 	SMC_HA_SPRAY,		/* then ARG CDCs at the peer's next tokens */
 	SMC_HA_ADDLINK,		/* LLC: then ARG ADD_LINK requests */
+	SMC_HA_FORCE,		/* WIMM: data by WRITE WITH IMMEDIATE, agreed
+				 * or not
+				 */
 	SMC_HA_NUM
 };
 
@@ -97,6 +101,7 @@ static const struct smc_hostile_act_def smc_hostile_acts[SMC_HA_NUM] = {
 	[SMC_HA_BURST] = { "burst", SMC_HL_BIT(CDC), true, true },
 	[SMC_HA_SPRAY] = { "spray", SMC_HL_BIT(CDC), true, true },
 	[SMC_HA_ADDLINK] = { "addlink", SMC_HL_BIT(LLC), true },
+	[SMC_HA_FORCE] = { "force", SMC_HL_BIT(WIMM) },
 };
 
 #define SMC_HOSTILE_RULES	32
@@ -578,6 +583,39 @@ static void smc_hostile_burst(struct smc_conn *conn, u32 n, bool spray)
 	queue_work(smc_hostile_wq, &b->work);
 }
 
+/*
+ * WIMM: the next write of @conn goes as WRITE WITH IMMEDIATE, whatever the
+ * link group agreed (conn->lock held).
+ */
+bool __smc_hostile_wimm_force(struct smc_conn *conn)
+{
+	struct smc_hostile_rule *r;
+	bool fire;
+
+	spin_lock_bh(&smc_hostile_lock);
+	fire = smc_hostile_match(SMC_HL_WIMM, SMC_HOSTILE_ANY,
+				 smc_hostile_conn_sk(conn), false, &r);
+	spin_unlock_bh(&smc_hostile_lock);
+	if (fire)
+		net_info_ratelimited("smc hostile: wimm token %u force\n",
+				     conn->lc.token);
+	return fire;
+}
+
+/* Rules of the CDC layer exist: data must go by CDC for them to see it. */
+bool __smc_hostile_cdc_armed(void)
+{
+	bool any = false;
+	int i;
+
+	spin_lock_bh(&smc_hostile_lock);
+	for (i = 0; i < SMC_HOSTILE_RULES; i++)
+		any |= smc_hostile_rules[i].used &&
+		       smc_hostile_rules[i].layer == SMC_HL_CDC;
+	spin_unlock_bh(&smc_hostile_lock);
+	return any;
+}
+
 void __smc_hostile_cdc_sent(struct smc_conn *conn, const u8 *buf)
 {
 	u8 replay[SMC_CDC_MSG_LEN];
@@ -688,6 +726,8 @@ static int smc_hostile_parse(char *line, struct smc_hostile_rule *r)
 		r->layer = SMC_HL_CDC;
 	else if (!strcmp(w, "llc"))
 		r->layer = SMC_HL_LLC;
+	else if (!strcmp(w, "wimm"))
+		r->layer = SMC_HL_WIMM;
 	else
 		return -EINVAL;
 

@@ -145,6 +145,9 @@ static void smc_hs_local(struct smc_hs *hs, struct sock *clcsk)
 	l->max_links = READ_ONCE(cfg->smcr_max_links_per_lgr);
 	memcpy(l->systemid, smc_local_systemid, sizeof(l->systemid));
 	l->ueid_cnt = smc_eid_ueids(l->ueids, SMC_CLC_MAX_UEID);
+	/* every device this module drives (RoCE) can write with immediate */
+	if (READ_ONCE(cfg->smcr_write_imm))
+		l->vx |= SMC_NEGO_VX_WIMM;
 
 	dst = sk_dst_get(clcsk);
 	if (!dst)
@@ -224,6 +227,8 @@ static struct smc_lgr *smc_hs_lgr_create(struct smc_hs *hs,
 		.max_links = hs->res.max_links,
 		.release = hs->res.release,
 		.direct = direct,
+		/* a server knows them only from the confirm */
+		.vx = key->server ? 0 : hs->res.vx,
 	};
 
 	memcpy(lloc.gid, v2 ? hs->local.roce_v2_gid : hs->local.gid,
@@ -734,6 +739,9 @@ static u32 smc_hs_server_rdma(struct smc_sock *smc, struct smc_hs *hs)
 	reason = smc_nego_confirm(&hs->res, cf);
 	if (reason)
 		goto out;
+	/* before the link is ready: the first WIMM finds it set */
+	if (first)
+		WRITE_ONCE(lgr->vx, smc_nego_confirm_vx(&hs->res, cf));
 	reason = smc_hs_conn_peer(&smc->conn, cf);
 	if (reason)
 		goto out;

@@ -353,6 +353,7 @@ static struct smc_lgr *smc_lgr_alloc(const struct smc_lgr_key *key,
 		lgr->release = local->release;
 		memcpy(lgr->neg_eid, local->eid, SMC_CLC_EID_LEN);
 		lgr->direct = local->direct;
+		lgr->vx = local->vx;
 		smc_pnet_of_ibport(lgr->net, local->dev, local->port,
 				   lgr->pnetid);
 		lgr->max_conns = local->max_conns ? : SMC_CONNS_MAX;
@@ -1861,6 +1862,8 @@ static bool smc_lgr_copy_link(struct smc_link *link,
 	       sizeof(info->peer_link_uid));
 	memcpy(info->gid, link->gid, SMC_IB_GID_LEN);
 	memcpy(info->peer_gid, link->peer.gid, SMC_IB_GID_LEN);
+	info->tx_wimm = READ_ONCE(link->tx_wimm);
+	info->rx_wimm = READ_ONCE(link->rx_wimm);
 	return true;
 }
 
@@ -1891,6 +1894,7 @@ static bool smc_lgr_copy(struct smc_lgr *lgr, struct smc_lgr_info *info)
 	info->conns_num = lgr->conns_num;
 	info->max_conns = lgr->max_conns;
 	info->max_links = lgr->max_links;
+	info->vx = READ_ONCE(lgr->vx);
 	info->nlinks = 0;
 	for (i = 0; i < SMC_LINKS_MAX; i++)
 		if (smc_lgr_copy_link(&lgr->links[i],

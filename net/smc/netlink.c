@@ -24,6 +24,7 @@
 #include <linux/smc.h>
 
 #include "smc.h"
+#include "clc_nego.h"
 #include "clc_wire.h"
 #include "core.h"
 #include "eid.h"
@@ -551,6 +552,12 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/* The uapi's SMC_VX_* bits for the negotiation's SMC_NEGO_VX_* ones. */
+static u32 smc_nl_vx(u16 vx)
+{
+	return vx & SMC_NEGO_VX_WIMM ? SMC_VX_WIMM : 0;
+}
+
 /* by active links; the asymmetric types (one side with two devices) are
  * not told apart from SYMMETRIC
  */
@@ -596,7 +603,8 @@ static int smc_nl_put_lgr(struct sk_buff *skb, struct netlink_callback *cb,
 			      SMC_NLA_LGR_R_PAD) ||
 	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, info->pnetid) ||
 	    nla_put_uint(skb, SMC_NLA_LGR_R_SNDBUF_ALLOC, info->sndbuf_bytes) ||
-	    nla_put_uint(skb, SMC_NLA_LGR_R_RMB_ALLOC, info->rmb_bytes))
+	    nla_put_uint(skb, SMC_NLA_LGR_R_RMB_ALLOC, info->rmb_bytes) ||
+	    nla_put_u32(skb, SMC_NLA_LGR_R_EXT_VX, smc_nl_vx(info->vx)))
 		goto cancel_nest;
 	if (info->version >= SMC_V2 && smc_nl_put_lgr_v2(skb, info))
 		goto cancel_nest;
@@ -640,7 +648,11 @@ static int smc_nl_put_link(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u32(skb, SMC_NLA_LINK_PEER_UID,
 			smc_nl_raw_u32(link->peer_link_uid)) ||
 	    smc_nl_put_gid(skb, SMC_NLA_LINK_GID, link->gid) ||
-	    smc_nl_put_gid(skb, SMC_NLA_LINK_PEER_GID, link->peer_gid))
+	    smc_nl_put_gid(skb, SMC_NLA_LINK_PEER_GID, link->peer_gid) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LINK_EXT_TX_WIMM, link->tx_wimm,
+			      SMC_NLA_LINK_EXT_PAD) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LINK_EXT_RX_WIMM, link->rx_wimm,
+			      SMC_NLA_LINK_EXT_PAD))
 		goto cancel_nest;
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);

@@ -72,6 +72,8 @@ bool __smc_hostile_llc(struct smc_link *link, u8 *buf, int *len);
 void __smc_hostile_cdc(struct smc_conn *conn, u8 *buf,
 		       struct smc_wr_write *w, unsigned int nw);
 void __smc_hostile_cdc_sent(struct smc_conn *conn, const u8 *buf);
+bool __smc_hostile_wimm_force(struct smc_conn *conn);
+bool __smc_hostile_cdc_armed(void);
 
 /*
  * CLC: true when the hostile layer took the send over (mangled, dropped
@@ -102,6 +104,25 @@ static inline void smc_hostile_cdc(struct smc_conn *conn, u8 *buf,
 {
 	if (static_branch_unlikely(&smc_hostile_armed))
 		__smc_hostile_cdc(conn, buf, w, nw);
+}
+
+/*
+ * While CDC rules are armed, data goes by CDC messages only, so that those
+ * rules see all of it.
+ */
+static inline bool smc_hostile_wimm_off(void)
+{
+	if (!static_branch_unlikely(&smc_hostile_armed))
+		return false;
+	return __smc_hostile_cdc_armed();
+}
+
+/* A "wimm force" rule: WRITE WITH IMMEDIATE though not agreed. */
+static inline bool smc_hostile_wimm_force(struct smc_conn *conn)
+{
+	if (!static_branch_unlikely(&smc_hostile_armed))
+		return false;
+	return __smc_hostile_wimm_force(conn);
 }
 
 /* CDC, after a send that was taken (conn->lock held): repeats, bursts. */
@@ -148,6 +169,16 @@ static inline void smc_hostile_cdc(struct smc_conn *conn, u8 *buf,
 
 static inline void smc_hostile_cdc_sent(struct smc_conn *conn, const u8 *buf)
 {
+}
+
+static inline bool smc_hostile_wimm_off(void)
+{
+	return false;
+}
+
+static inline bool smc_hostile_wimm_force(struct smc_conn *conn)
+{
+	return false;
 }
 #endif
 

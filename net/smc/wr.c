@@ -13,9 +13,12 @@
  * a bitmap and given back when its SEND completes.  Short messages go
  * inline when the QP allows it, otherwise through a DMA-mapped copy.
  * SENDs are solicited: the peer arms its receive CQ for solicited events
- * only.
+ * only.  On the WIMM data path a slot carries RDMA WRITE WITH IMMEDIATEs
+ * instead (no SEND, the last write signaled and solicited); each takes
+ * one of the peer's receive WRs, the buffer untouched.
  *
- * Receiving.  3 * SMC_WR_SLOTS receive WRs, each with its own 44-byte
+ * Receiving.  4 * SMC_WR_SLOTS receive WRs (a WIMM slot may take up to
+ * SMC_WR_MAX_WRITES of the peer's, a CDC one), each with its own 44-byte
  * buffer.  On a v2 link group every receive WR has a second SGE covering
  * bytes 44 .. 8191 of one 8 KiB spill buffer shared by all of them, so a
  * long v2 LLC message costs 8 KiB per link rather than per receive.  When
@@ -62,7 +65,7 @@
 
 #define SMC_WR_SLOTS		16	/* send slots, as upstream */
 #define SMC_WR_BIG_SLOT		SMC_WR_SLOTS	/* bit of the v2 slot */
-#define SMC_WR_RX_CNT		(3 * SMC_WR_SLOTS)
+#define SMC_WR_RX_CNT		(4 * SMC_WR_SLOTS)
 #define SMC_WR_BUF_STRIDE	64	/* per-slot buffer, one cache line */
 #define SMC_WR_V2_LEN		SMC_LLC_V2_MAX_LEN
 /* every slot's chain, the v2 slot's SEND and one REG_MR */
@@ -92,6 +95,7 @@ struct smc_wr_tx {
 	u32 token;
 	u64 cookie;
 	u32 bytes;		/* RDMA-written payload */
+	bool wimm;		/* writes with immediate, no SEND */
 	struct ib_rdma_wr writes[SMC_WR_MAX_WRITES];
 	struct ib_sge write_sge[SMC_WR_MAX_WRITES];
 	struct ib_send_wr send;
@@ -345,7 +349,10 @@ static void smc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	link = wr->link;
 	lgr = link->lgr;
 	if (wc->status == IB_WC_SUCCESS) {
-		link->tx_msgs++;
+		if (tx->wimm)
+			link->tx_wimm++;
+		else
+			link->tx_msgs++;
 		link->tx_bytes += tx->bytes;
 	} else {
 		status = -EIO;
@@ -376,9 +383,14 @@ static void smc_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
 		smc_wr_wc_error(wr, wc, "RDMA write");
 }
 
+/*
+ * Post @writes and then the SEND of @msg as one chain in one slot; with
+ * @imm instead, every write is a WRITE WITH IMMEDIATE of *@imm and there
+ * is no SEND (@msg NULL).
+ */
 static int smc_wr_post(struct smc_link *link, const struct smc_wr_write *writes,
 		       unsigned int nwrites, const void *msg, u32 len,
-		       u32 token, u64 cookie, long timeo)
+		       u32 token, u64 cookie, long timeo, const u32 *imm)
 {
 	bool big = len > SMC_WR_TX_SIZE;
 	const struct ib_send_wr *bad = NULL;
@@ -388,7 +400,9 @@ static int smc_wr_post(struct smc_link *link, const struct smc_wr_write *writes,
 	unsigned int i, n;
 	int idx, rc;
 
-	if (!msg || !len || nwrites > SMC_WR_MAX_WRITES)
+	if (imm ? msg || len || !nwrites : !msg || !len)
+		return -EINVAL;
+	if (nwrites > SMC_WR_MAX_WRITES)
 		return -EINVAL;
 	wr = smc_wr_get(link);	/* @wr stays ours until the busy_put */
 	if (!wr)
@@ -408,6 +422,7 @@ static int smc_wr_post(struct smc_link *link, const struct smc_wr_write *writes,
 	tx->token = token;
 	tx->cookie = cookie;
 	tx->bytes = 0;
+	tx->wimm = imm;
 
 	first = &tx->send;
 	for (i = 0, n = 0; i < nwrites; i++) {
@@ -423,6 +438,11 @@ static int smc_wr_post(struct smc_link *link, const struct smc_wr_write *writes,
 		memset(w, 0, sizeof(*w));
 		w->wr.wr_cqe = &wr->write_cqe;
 		w->wr.opcode = IB_WR_RDMA_WRITE;
+		if (imm) {
+			w->wr.opcode = IB_WR_RDMA_WRITE_WITH_IMM;
+			w->wr.ex.imm_data = cpu_to_be32(*imm);
+			w->wr.send_flags = IB_SEND_SOLICITED;
+		}
 		w->wr.sg_list = &tx->write_sge[n];
 		w->wr.num_sge = 1;
 		w->remote_addr = writes[i].remote_addr;
@@ -433,6 +453,17 @@ static int smc_wr_post(struct smc_link *link, const struct smc_wr_write *writes,
 			first = &w->wr;
 		tx->bytes += writes[i].len;
 		n++;
+	}
+	if (imm) {
+		if (!n) {		/* zero-length writes only */
+			smc_wr_slot_put(wr, idx);
+			rc = -EINVAL;
+			goto out;
+		}
+		/* the last write completes the slot */
+		tx->writes[n - 1].wr.wr_cqe = &tx->cqe;
+		tx->writes[n - 1].wr.send_flags |= IB_SEND_SIGNALED;
+		goto post;
 	}
 	if (n)
 		tx->writes[n - 1].wr.next = &tx->send;
@@ -464,12 +495,14 @@ static int smc_wr_post(struct smc_link *link, const struct smc_wr_write *writes,
 		tx->send_sge.lkey = wr->pd->local_dma_lkey;
 	}
 
+post:
 	atomic_inc(&wr->posted);
 	rc = ib_post_send(wr->qp, first, &bad);
 	if (rc) {
 		atomic_dec(&wr->posted);
 		smc_wr_slot_put(wr, idx);
-		if (bad != first)	/* WRITEs went without their SEND */
+		/* WRITEs went without their SEND or their signaled last */
+		if (bad != first)
 			smc_wr_fail(wr);
 	}
 out:
@@ -480,7 +513,8 @@ out:
 int smc_wr_send(struct smc_link *link, const void *msg, u32 len, u32 token,
 		u64 cookie, long timeo)
 {
-	return smc_wr_post(link, NULL, 0, msg, len, token, cookie, timeo);
+	return smc_wr_post(link, NULL, 0, msg, len, token, cookie, timeo,
+			   NULL);
 }
 
 int smc_wr_write_send(struct smc_link *link, const struct smc_wr_write *writes,
@@ -490,7 +524,16 @@ int smc_wr_write_send(struct smc_link *link, const struct smc_wr_write *writes,
 	if (len > SMC_WR_TX_SIZE || (nwrites && !writes))
 		return -EINVAL;
 	return smc_wr_post(link, writes, nwrites, msg, len, token, cookie,
-			   timeo);
+			   timeo, NULL);
+}
+
+int smc_wr_write_imm(struct smc_link *link, const struct smc_wr_write *writes,
+		     unsigned int nwrites, u32 imm, u32 token, u64 cookie)
+{
+	if (!writes)
+		return -EINVAL;
+	return smc_wr_post(link, writes, nwrites, NULL, 0, token, cookie, 0,
+			   &imm);
 }
 
 /* ---- receiving ---- */
@@ -528,6 +571,31 @@ static void smc_wr_rx_cdc(struct smc_wr *wr, const u8 *buf, u32 len)
 	read_unlock(&lgr->conns_lock);
 }
 
+/*
+ * The peer's WRITE WITH IMMEDIATE: its immediate is our connection's
+ * token, its length what it put into that connection's RMB.  cdc.c checks
+ * that the link group agreed on it and the length against the window.
+ */
+static void smc_wr_rx_wimm(struct smc_wr *wr, const struct ib_wc *wc)
+{
+	struct smc_link *link = wr->link;
+	struct smc_lgr *lgr = link->lgr;
+	struct smc_lgr_conn *c;
+
+	link->rx_wimm++;
+	if (!(wc->wc_flags & IB_WC_WITH_IMM)) {
+		wr->rx_dropped++;
+		return;
+	}
+	read_lock(&lgr->conns_lock);
+	c = smc_lgr_conn_lookup(lgr, be32_to_cpu(wc->ex.imm_data));
+	if (c)
+		smc_conn_wimm_rx(c, link, wc->byte_len);
+	else
+		wr->rx_dropped++;
+	read_unlock(&lgr->conns_lock);
+}
+
 static void smc_wr_rx_dispatch(struct smc_wr *wr, const u8 *buf, u32 len)
 {
 	struct smc_link *link = wr->link;
@@ -557,6 +625,10 @@ static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		smc_wr_wc_error(wr, wc, "receive");
 		goto out;
 	}
+	if (wc->opcode == IB_WC_RECV_RDMA_WITH_IMM) {
+		smc_wr_rx_wimm(wr, wc);	/* the buffer is untouched */
+		goto repost;
+	}
 
 	ib_dma_sync_single_for_cpu(wr->ibdev, rx->dma, SMC_WR_TX_SIZE,
 				   DMA_FROM_DEVICE);
@@ -575,6 +647,7 @@ static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_sync_single_for_device(wr->ibdev, rx->dma, SMC_WR_TX_SIZE,
 				      DMA_FROM_DEVICE);
 
+repost:
 	/* a link going down still takes the peer's last messages */
 	if (!test_bit(SMC_WR_QUIESCED, &wr->flags) && smc_wr_rx_post(rx)) {
 		ibdev_warn_ratelimited(wr->ibdev,

@@ -13,7 +13,9 @@
  * ring, at most one ring ahead and not beyond the limit; free space and
  * available data never exceed the ring; a forced or requested window
  * update is always sent; compressed buffer sizes round up and stay
- * within the limits.
+ * within the limits; a WRITE WITH IMMEDIATE that smc_wimm_check() lets
+ * through starts at the producer position, ends within the ring and
+ * stays within the window.
  */
 #include <linux/errno.h>
 #include <linux/types.h>
@@ -163,6 +165,33 @@ static void op_bufsize(struct fuzz_in *in, u32 size)
 		FUZZ_CHECK(full == SMC_BUF_MIN_SIZE << comp);
 }
 
+/*
+ * A WRITE WITH IMMEDIATE's length against the receiver's counts: what
+ * smc_wimm_check() accepts starts at the producer position, ends within
+ * the ring and stays within the announced window.
+ */
+static void op_wimm(struct fuzz_in *in, u32 size)
+{
+	u64 prod = fuzz_u32(in), cons_sent;
+	u32 len = fuzz_u32(in), room = fuzz_u32(in), pos;
+	int rc;
+
+	prod = prod << 16 | fuzz_u16(in);
+	/* mostly a consumer count a ring or less behind, sometimes any */
+	cons_sent = fuzz_u8(in) & 0x7 && size ? prod - room % ((u64)size + 1) :
+		    (u64)fuzz_u32(in) << 16;
+	if (size && fuzz_u8(in) & 1)
+		len %= (u64)size + 1;
+	rc = smc_wimm_check(prod, cons_sent, size, len);
+	FUZZ_CHECK(rc == 0 || rc == -EINVAL || rc == -ERANGE ||
+		   rc == -ENOSPC);
+	if (rc)
+		return;
+	pos = prod % size;
+	FUZZ_CHECK(len && (u64)pos + len <= size);
+	FUZZ_CHECK(cons_sent <= prod && prod + len - cons_sent <= size);
+}
+
 static void op_seq(struct fuzz_in *in)
 {
 	u16 a = fuzz_u16(in), b = fuzz_u16(in);
@@ -188,7 +217,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		ring %= 1U << 20;
 	read_curs(&in, ring, &c);
 	while (in.left && ops++ < 64) {
-		switch (fuzz_u8(&in) % 5) {
+		switch (fuzz_u8(&in) % 6) {
 		case 0:
 			op_add(&in, ring, &c);
 			break;
@@ -203,6 +232,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			break;
 		case 4:
 			op_seq(&in);
+			break;
+		case 5:
+			op_wimm(&in, ring);
 			break;
 		}
 	}

@@ -72,6 +72,9 @@ static void read_local(struct fuzz_in *in, struct smc_nego_local *l)
 	fuzz_bytes(in, l->roce_v2_gid, SMC_CLC_GID_LEN);
 	fuzz_bytes(in, l->mac, SMC_CLC_MAC_LEN);
 	fuzz_bytes(in, l->systemid, SMC_CLC_SYSTEMID_LEN);
+	/* vendor extensions: ours, or any bits */
+	if (flags & 0x10)
+		l->vx = flags & 0x20 ? fuzz_u16(in) : SMC_NEGO_VX_ALL;
 }
 
 static void check_reason(u32 reason)
@@ -90,6 +93,10 @@ static void check_result(const struct smc_nego_result *r)
 	if (r->version == SMC_V1)
 		FUZZ_CHECK(r->release == SMC_CLC_RELEASE_0 &&
 			   fuzz_all(r->eid, SMC_CLC_EID_LEN, 0));
+	/* only extensions this code knows, and only from release 1 on */
+	FUZZ_CHECK(!(r->vx & ~SMC_NEGO_VX_ALL));
+	if (r->release < SMC_CLC_RELEASE_1)
+		FUZZ_CHECK(!r->vx);
 }
 
 static bool eid_in(const u8 (*eids)[SMC_CLC_EID_LEN], unsigned int n,
@@ -150,6 +157,9 @@ static void handshake(struct fuzz_in *in, const struct smc_clc_proposal *q,
 	}
 	over_the_wire(conf, wire);
 	FUZZ_CHECK(smc_nego_confirm(r, wire) == 0);
+	/* both ends take the same extensions, all of them offered by both */
+	FUZZ_CHECK(smc_nego_confirm_vx(r, wire) == (fc ? r2.vx : 0));
+	FUZZ_CHECK(!(r->vx & ~l->vx));
 
 	fuzz_guard_free(wire, sizeof(*wire));
 	fuzz_guard_free(conf, sizeof(*conf));

@@ -146,9 +146,9 @@ int nl_recv(int fd, uint32_t seq, bool dump, msg_cb cb, void *arg)
 	}
 }
 
-/* attributes: a flat table indexed by type, like libnl's nla_parse */
-void parse_attrs(const struct nlattr **tb, int max, const void *data,
-		 size_t len)
+/* tb[i] is the attribute of type @base + i, for i in 0 .. @max */
+static void parse_attr_range(const struct nlattr **tb, int base, int max,
+			     const void *data, size_t len)
 {
 	const struct nlattr *a = data;
 	size_t step;
@@ -159,14 +159,21 @@ void parse_attrs(const struct nlattr **tb, int max, const void *data,
 
 		if (a->nla_len < NLA_HDRLEN || a->nla_len > len)
 			break;
-		if (type <= max)
-			tb[type] = a;
+		if (type >= base && type - base <= max)
+			tb[type - base] = a;
 		step = NLA_ALIGN(a->nla_len);
 		if (step >= len)
 			break;
 		len -= step;
 		a = (const struct nlattr *)((const char *)a + step);
 	}
+}
+
+/* attributes: a flat table indexed by type, like libnl's nla_parse */
+void parse_attrs(const struct nlattr **tb, int max, const void *data,
+		 size_t len)
+{
+	parse_attr_range(tb, 0, max, data, len);
 }
 
 const void *attr_data(const struct nlattr *a)
@@ -183,6 +190,13 @@ void parse_nested(const struct nlattr **tb, int max,
 		  const struct nlattr *nest)
 {
 	parse_attrs(tb, max, attr_data(nest), attr_len(nest));
+}
+
+/* this module's own attributes of @nest, from SMC_NLA_EXT_BASE on */
+void parse_ext(const struct nlattr **tb, int n, const struct nlattr *nest)
+{
+	parse_attr_range(tb, SMC_NLA_EXT_BASE, n - 1, attr_data(nest),
+			 attr_len(nest));
 }
 
 /* unsigned integer of any width the kernel may use (u8..u64, uint) */

@@ -338,6 +338,7 @@ struct link_ent {
 	char ibdev[64];
 	char gid[GID_STR_LEN + 1];
 	char peer_gid[GID_STR_LEN + 1];
+	uint64_t tx_wimm, rx_wimm;	/* this module's links only */
 };
 
 struct lgr_ent {
@@ -352,6 +353,7 @@ struct lgr_ent {
 	char neg_eid[SMC_MAX_EID_LEN + 1];
 	int direct;			/* -1 when not reported */
 	unsigned int max_conns, max_links;
+	int vx;				/* SMC_VX_*, -1 when not reported */
 	unsigned int nlinks;
 	struct link_ent *links;
 };
@@ -411,6 +413,7 @@ static void lgr_v2(struct lgr_ent *g, const struct nlattr *common,
 static void lgr_msg(struct lgr_list *l, const struct nlattr *nest)
 {
 	const struct nlattr *tb[SMC_NLA_LGR_R_MAX + 1];
+	const struct nlattr *ext[1];
 	struct lgr_ent *g;
 
 	l->lgr = xrealloc(l->lgr, (l->n + 1) * sizeof(*l->lgr));
@@ -431,12 +434,15 @@ static void lgr_msg(struct lgr_list *l, const struct nlattr *nest)
 	attr_str(g->pnetid, sizeof(g->pnetid), tb[SMC_NLA_LGR_R_PNETID]);
 	if (tb[SMC_NLA_LGR_R_V2_COMMON] || tb[SMC_NLA_LGR_R_V2])
 		lgr_v2(g, tb[SMC_NLA_LGR_R_V2_COMMON], tb[SMC_NLA_LGR_R_V2]);
+	parse_ext(ext, 1, nest);
+	g->vx = ext[0] ? (int)attr_uint(ext[0]) : -1;
 }
 
 /* a link belongs to the link group message before it */
 static void link_msg(struct lgr_list *l, const struct nlattr *nest)
 {
 	const struct nlattr *tb[SMC_NLA_LINK_MAX + 1];
+	const struct nlattr *ext[2];
 	struct lgr_ent *g;
 	struct link_ent *k;
 
@@ -457,6 +463,9 @@ static void link_msg(struct lgr_list *l, const struct nlattr *nest)
 	attr_str(k->ibdev, sizeof(k->ibdev), tb[SMC_NLA_LINK_IB_DEV]);
 	attr_str(k->gid, sizeof(k->gid), tb[SMC_NLA_LINK_GID]);
 	attr_str(k->peer_gid, sizeof(k->peer_gid), tb[SMC_NLA_LINK_PEER_GID]);
+	parse_ext(ext, 2, nest);
+	k->tx_wimm = attr_uint(ext[SMC_NLA_LINK_EXT_TX_WIMM - SMC_NLA_EXT_BASE]);
+	k->rx_wimm = attr_uint(ext[SMC_NLA_LINK_EXT_RX_WIMM - SMC_NLA_EXT_BASE]);
 }
 
 static void lgr_cb(const struct nlmsghdr *nlh, void *arg)
@@ -594,6 +603,15 @@ static void json_lgr(struct json *j, const struct lgr_ent *g)
 	json_u64(j, "buf_type", g->buf_type);
 	json_u64(j, "sndbuf_bytes", g->sndbuf_bytes);
 	json_u64(j, "rmb_bytes", g->rmb_bytes);
+	/* extensions agreed: null from a module without them (Linux) */
+	if (g->vx < 0) {
+		json_null(j, "extensions");
+	} else {
+		json_arr_open(j, "extensions");
+		if (g->vx & SMC_VX_WIMM)
+			json_str(j, NULL, "wimm");
+		json_arr_close(j);
+	}
 	if (g->v2) {
 		json_u64(j, "max_conns", g->max_conns);
 		json_u64(j, "max_links", g->max_links);
@@ -641,12 +659,13 @@ static int cmd_linkgroups(int argc, char **argv)
 			json_lgr(&j, g);
 			continue;
 		}
-		printf("%08" PRIx32 " %-6s %-16s %u.%u %5" PRIu32 " %5u %4u %-16s %s%s%s%s\n",
+		printf("%08" PRIx32 " %-6s %-16s %u.%u %5" PRIu32 " %5u %4u %-16s %s%s%s%s%s\n",
 		       g->id, role_name(g->role), lgr_type_name(g->type),
 		       g->version, g->release, g->conns, g->nlinks, g->vlan,
 		       pnet_txt(g->pnetid), g->nlinks ? vis(lgr_peer(g)) : "-",
 		       g->peer_host[0] ? " (" : "", vis(g->peer_host),
-		       g->peer_host[0] ? ")" : "");
+		       g->peer_host[0] ? ")" : "",
+		       g->vx > 0 && g->vx & SMC_VX_WIMM ? " [wimm]" : "");
 	}
 	if (opt.json) {
 		json_arr_close(&j);
@@ -716,6 +735,8 @@ static int cmd_links(int argc, char **argv)
 			json_u64(&j, "link_uid", k->uid);
 			json_u64(&j, "peer_link_uid", k->peer_uid);
 			json_u64(&j, "conns", k->conns);
+			json_u64(&j, "tx_wimm", k->tx_wimm);
+			json_u64(&j, "rx_wimm", k->rx_wimm);
 			json_u64(&j, "vlan", g->vlan);
 			json_str(&j, "pnetid", g->pnetid);
 			json_obj_close(&j);

@@ -76,6 +76,7 @@ void parse_attrs(const struct nlattr **tb, int max, const void *data,
 		 size_t len);
 void parse_nested(const struct nlattr **tb, int max,
 		  const struct nlattr *nest);
+void parse_ext(const struct nlattr **tb, int n, const struct nlattr *nest);
 const void *attr_data(const struct nlattr *a);
 size_t attr_len(const struct nlattr *a);
 uint64_t attr_uint(const struct nlattr *a);

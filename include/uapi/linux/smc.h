@@ -161,6 +161,29 @@ enum {
 	SMC_NLA_LINK_MAX = __SMC_NLA_LINK_MAX - 1
 };
 
+/*
+ * This module's own attributes, numbered from SMC_NLA_EXT_BASE on so that
+ * they stay clear of those Linux appends to the enums above; readers that
+ * parse only up to a *_MAX skip them.
+ */
+#define SMC_NLA_EXT_BASE		0x1000
+
+/* Inside SMC_GEN_LGR_SMCR */
+enum {
+	/* u32: vendor extensions agreed with the peer (SMC_VX_*) */
+	SMC_NLA_LGR_R_EXT_VX = SMC_NLA_EXT_BASE,
+};
+
+/* values of SMC_NLA_LGR_R_EXT_VX */
+#define SMC_VX_WIMM		0x0001	/* data by RDMA WRITE WITH IMMEDIATE */
+
+/* Inside SMC_GEN_LINK_SMCR */
+enum {
+	SMC_NLA_LINK_EXT_TX_WIMM = SMC_NLA_EXT_BASE,	/* u64: sent */
+	SMC_NLA_LINK_EXT_RX_WIMM,			/* u64: received */
+	SMC_NLA_LINK_EXT_PAD,				/* flag */
+};
+
 /* Inside SMC_GEN_LGR_SMCD: one SMC-D link group */
 enum {
 	SMC_NLA_LGR_D_UNSPEC,

@@ -56,7 +56,7 @@ if [ -z "$idx" ] || [ ! -r "$conf" ]; then
 fi
 # shellcheck source=/dev/null
 . "$conf"
-export VM_INDEX VM_COUNT VM_IP PEER_IPS SMC_IMPL SMC_HOOKS SMC_KO SHARED REPO RESULTS \
+export VM_INDEX VM_COUNT VM_IP PEER_IPS VM_IMPLS SMC_IMPL SMC_HOOKS SMC_KO SHARED REPO RESULTS \
 	SCENARIO SCENARIO_TIMEOUT VM_TOOLS SMC_UEID BARRIER_TIMEOUT VM_SLOW
 for ((i = 0; i < VM_COUNT; i++)); do
 	export "VM_IP_$i"

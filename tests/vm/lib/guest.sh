@@ -465,6 +465,7 @@ smcr_load_test() {
 		smcr_expect_conns server "$port" $((conns * clients))
 		smcr_expect_linkgroups "$clients" $((conns * clients))
 		smcr_expect_links "${SMCR_LINKS:-1}"
+		smcr_expect_path "$mode"
 		barrier smcr-checked
 		wait_bg "$pid" 60 ||
 			smcr_problem "smc_load server failed: $(smcr_load_errors server)"
@@ -487,6 +488,7 @@ smcr_load_test() {
 		smcr_expect_conns client "$port" "$conns"
 		smcr_expect_linkgroups 1 "$conns"
 		smcr_expect_links "${SMCR_LINKS:-1}"
+		smcr_expect_path "$mode"
 		barrier smcr-checked
 		touch "$release"
 		wait_bg "$pid" 60 ||
@@ -534,6 +536,50 @@ smcr_expect_links() {
 		[ -z "$lgr" ] || [ "$active" -eq "$1" ] ||
 			smcr_problem "link group $lgr has $active ACTIVE links, want $1"
 	done <<<"$out"
+	return 0
+}
+
+# smcr_expect_path [echo|stream]: which data path each link group with connections took
+# (smcctl's linkgroups.json and links.json, as smcr_expect_linkgroups and
+# smcr_expect_links leave them).  Between two VMs running ours (hooks is
+# ours too) the link group must have agreed on the WIMM extension
+# (WRITE WITH IMMEDIATE) and used it (with echo: in both directions,
+# with stream only the direction of the data is sure to); with the
+# distribution's module on the other end, none, and not one WIMM.
+# SMCR_WIMM=0: the scenario turned net.smc.smcr_write_imm off, no link
+# group may have it.  On a VM running the distribution's module there is
+# nothing of ours to check.
+smcr_expect_path() {
+	local lgr ip conns ext tx rx peer want mode=${1:-stream}
+	local -a impls
+
+	[ "$SMC_IMPL" = ours ] || return 0
+	read -ra impls <<<"$VM_IMPLS"
+	smcj lgr-ext -f "$RESULTS/linkgroups.json" "$RESULTS/links.json" \
+		>"$RESULTS/lgr-ext" 2>"$RESULTS/lgr-ext.err" ||
+		{ smcr_problem "cannot read the link groups' extensions: $(cat "$RESULTS/lgr-ext.err")"; return 0; }
+	while read -r lgr ip conns ext tx rx; do
+		[ -n "$lgr" ] || continue
+		peer=${ip##*.}
+		peer=${impls[peer - 1]:-unknown}
+		want=-
+		if [ "${SMCR_WIMM:-1}" != 0 ] &&
+		   { [ "$peer" = ours ] || [ "$peer" = hooks ]; }; then
+			want=wimm
+		fi
+		log "path: link group $lgr with $ip ($peer), $conns connections, extensions $ext, WIMMs sent $tx received $rx"
+		if [ "$ext" != "$want" ]; then
+			smcr_problem "link group $lgr with $ip ($peer): extensions $ext, want $want"
+		elif [ "$want" = wimm ]; then
+			if [ "$tx" = - ] || [ $((tx + rx)) -eq 0 ] ||
+			   { [ "$mode" = echo ] &&
+			     { [ "$tx" -eq 0 ] || [ "$rx" -eq 0 ]; }; }; then
+				smcr_problem "link group $lgr with $ip: WIMM agreed but sent $tx, received $rx ($mode)"
+			fi
+		elif [ "$tx" != 0 ] || [ "$rx" != 0 ]; then
+			smcr_problem "link group $lgr with $ip: no WIMM agreed but sent $tx, received $rx"
+		fi
+	done <"$RESULTS/lgr-ext"
 	return 0
 }
 

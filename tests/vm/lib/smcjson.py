@@ -28,6 +28,15 @@
 #       all its links, its ACTIVE links, ACTIVE links without connections,
 #       distinct RDMA devices of its ACTIVE links.
 #
+#   lgr-ext -f LINKGROUPS LINKS
+#       (smcctl --json linkgroups, smcctl --json links) one line per link
+#       group with connections: "LGR PEER_IP CONNS EXT TX_WIMM RX_WIMM":
+#       PEER_IP the IPv4 address in its first link's peer GID ("-" when
+#       none), EXT the vendor extensions agreed, comma separated ("-" for
+#       none, "null" from a module that does not report them, Linux's),
+#       TX_WIMM/RX_WIMM the WRITE WITH IMMEDIATEs its links sent and
+#       received ("-" when not reported).
+#
 #   conns [-f FILE] [--port local|peer|any PORT]  (smcctl --json connections)
 #       one line per socket: "INODE STATE MODE LOCAL_PORT PEER_PORT REASON
 #       REASON_NAME FAMILY", REASON the fallback reason as a decimal number
@@ -135,6 +144,36 @@ def cmd_lgr_links(a):
             len(set(str(k.get("ibdev")) for k in act))))
 
 
+def gid_ipv4(gid):
+    """a.b.c.d of a v4-mapped GID as smcctl prints it, else "-"."""
+    h = gid.replace(":", "") if isinstance(gid, str) else ""
+    if len(h) != 32 or h[:24] != "0" * 20 + "ffff":
+        return "-"
+    return ".".join(str(int(h[i:i + 2], 16)) for i in range(24, 32, 2))
+
+
+def cmd_lgr_ext(a):
+    links = {}
+    for k in items(load(a.links), "links"):
+        links.setdefault(get(k, "lgr_id"), []).append(k)
+    for g in items(load(a.file), "linkgroups"):
+        if get(g, "conns") <= 0:
+            continue
+        if "extensions" not in g:
+            raise Bad("linkgroups: no extensions field")
+        ext = g["extensions"]
+        ext = "null" if ext is None else (",".join(ext) or "-")
+        ls = links.get(get(g, "id"), [])
+        if ls and all("tx_wimm" in k for k in ls):
+            tx = str(sum(get(k, "tx_wimm") for k in ls))
+            rx = str(sum(get(k, "rx_wimm") for k in ls))
+        else:
+            tx = rx = "-"
+        print("%08x %s %d %s %s %s" % (get(g, "id"),
+                                       gid_ipv4(g.get("peer_gid")),
+                                       get(g, "conns"), ext, tx, rx))
+
+
 def cmd_conns(a):
     want = None
     if a.port:
@@ -203,6 +242,10 @@ def main():
         s.set_defaults(fn=fn)
         if name == "conns":
             s.add_argument("--port", nargs=2, metavar=("WHICH", "PORT"))
+    s = sub.add_parser("lgr-ext")
+    s.add_argument("-f", dest="file", metavar="LINKGROUPS", required=True)
+    s.add_argument("links", metavar="LINKS")
+    s.set_defaults(fn=cmd_lgr_ext)
     s = sub.add_parser("stats-delta")
     s.add_argument("before")
     s.add_argument("after")

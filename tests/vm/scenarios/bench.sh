@@ -2,30 +2,44 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The benchmark (tests/bench/run): the same workloads, in the same two VMs
-# and the same run, over TCP, the distribution's smc.ko on both ends, our
-# smc.ko on both ends, and raw RDMA verbs (perftest) as the testbed's
-# limit.  Started with impl none: this script loads and unloads the SMC
-# modules itself, so every implementation meets the same booted kernels.
-# VM 0 serves, VM 1 drives the workloads (tests/vm/tools/smc_bench).
+# and the same run, over these columns (VM 0 the server, VM 1 the client):
+#   tcp        TCP
+#   dist       the distribution's smc.ko on both VMs
+#   ours       our smc.ko on both VMs, defaults
+#   ours-std   our smc.ko on both VMs with net.smc.smcr_write_imm=0 (the
+#              data-path extension off); skipped, with a "skip" line in
+#              bench.jsonl, when our module has no such sysctl
+#   ours-dist  ours on VM 0 (server), the distribution's on VM 1 (client)
+#   dist-ours  the distribution's on VM 0, ours on VM 1
+#   raw        raw RDMA verbs (perftest): the testbed's limit
+# Started with impl none: this script loads and unloads the SMC modules
+# itself, so every column meets the same booted kernels.  VM 0 serves,
+# VM 1 drives the workloads (tests/vm/tools/smc_bench; sockperf, iperf3
+# and redis-benchmark through tools/smc_run for the SMC columns).
 #
 # SMCR_BENCH=small (default, what CI runs to prove the command works) or
-# full; SMCR_BENCH_REPS repetitions of each workload (default 1 small, 3
-# full).  Results, for tests/bench/report:
-#   vm1/bench.jsonl    one JSON object per workload run, with the busy
-#                      and total jiffies of both VMs around it
+# full; SMCR_BENCH_REPS repetitions (default 1 small, 5 full).  The
+# repetition is the outer loop and the column the inner one, so that
+# host drift over the run hits every column alike.  Results, for
+# tests/bench/report:
+#   vm1/bench.jsonl    one JSON object per workload run and repetition,
+#                      with the busy and total jiffies of both VMs and
+#                      VM 1's RoCE packets around it
+#   vm1/meta.json      the guest kernel, size, repetitions and columns
 #   vmN/mem.jsonl      free memory (MemFree and the per-cpu free lists)
-#                      and slab before/with the idle connections, as
-#                      measured: a negative difference is kept, marked
-#                      "negative" and logged (noise larger than the
-#                      connections' memory), never made 0
-# The SMC-R columns (dist, ours) must be SMC-R: every workload must move
-# RoCE packets on VM 1's rxe0, at least one per message or KiB of payload
-# each way, make new SMC-R connections, and no fallback or handshake error
-# may be counted on either VM; otherwise the bench fails, rather than
-# report a run that fell back to TCP as SMC-R.
-# redis-benchmark GET and SET against redis-server run too when both are
-# installed (tests/setup.sh installs them), through smc_run's preload for
-# dist and ours.
+#                      and slab before/with the idle connections, per
+#                      column and repetition, as measured: a negative
+#                      difference is kept, marked "negative" and logged
+#                      (noise larger than the connections' memory),
+#                      never made 0
+# The SMC-R columns must be SMC-R: every workload must move RoCE packets
+# on VM 1's rxe0, at least one per message or KiB of payload each way,
+# make new SMC-R connections, and no fallback or handshake error may be
+# counted on either VM; otherwise the bench fails, rather than report a
+# run that fell back to TCP as SMC-R.
+# redis-benchmark GET and SET against redis-server, sockperf (ping-pong
+# and throughput) and iperf3 run too when installed (tests/setup.sh
+# installs them); a missing one is skipped with a note in the log.
 
 set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
@@ -35,7 +49,7 @@ set -euo pipefail
 size=${SMCR_BENCH:-small}
 case "$size" in
 small) reps=${SMCR_BENCH_REPS:-1} ;;
-full) reps=${SMCR_BENCH_REPS:-3} ;;
+full) reps=${SMCR_BENCH_REPS:-5} ;;
 *) fail "SMCR_BENCH must be small or full" ;;
 esac
 port=5600
@@ -50,11 +64,26 @@ meminfo() {
 	awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo
 }
 
-load_impl() {
-	local dep
-
+# mod_of COLUMN: the module this VM runs for COLUMN (none, dist, ours)
+mod_of() {
 	case "$1" in
-	tcp) ;;
+	tcp | raw) echo none ;;
+	dist | ours) echo "$1" ;;
+	ours-std) echo ours ;;
+	ours-dist) if [ "$VM_INDEX" -eq 0 ]; then echo ours; else echo dist; fi ;;
+	dist-ours) if [ "$VM_INDEX" -eq 0 ]; then echo dist; else echo ours; fi ;;
+	*) fail "unknown column $1" ;;
+	esac
+}
+
+# load_impl MODULE [SYSCTL...]: load none, dist or ours; for ours, set
+# SMCR_BENCH_OURS_SYSCTL's and then the given "key=value" sysctls
+load_impl() {
+	local dep m=$1
+
+	shift
+	case "$m" in
+	none) ;;
 	dist)
 		modprobe smc
 		modprobe smc_diag 2>/dev/null || true
@@ -65,7 +94,7 @@ load_impl() {
 			modprobe "$dep"
 		done
 		insmod "$SMC_KO" ueid="$SMC_UEID"
-		for dep in ${SMCR_BENCH_OURS_SYSCTL:-}; do
+		for dep in ${SMCR_BENCH_OURS_SYSCTL:-} "$@"; do
 			sysctl -qw "$dep" || return 1
 		done
 		;;
@@ -75,7 +104,7 @@ load_impl() {
 unload_impl() {
 	local i
 
-	[ "$1" != tcp ] || return 0
+	[ "$1" != none ] || return 0
 	# sockets of the finished runs may still be closing
 	for i in $(seq 100); do
 		rmmod smc_diag 2>/dev/null || true
@@ -101,6 +130,14 @@ smc_counts() {
 	echo "$((smcr_client + smcr_server)) $((fb_client + fb_server)) $((hserr_client + hserr_server))"
 }
 
+# counts_now: smc_counts, or the reading the last smcr_work took (nothing
+# on this VM makes or refuses a connection between two workloads, and
+# under emulation each reading costs more than a second of the run)
+last_counts=
+counts_now() {
+	if [ -n "$last_counts" ]; then echo "$last_counts"; else smc_counts; fi
+}
+
 # smcr_counts WHAT C0 C1: between two smc_counts, new SMC-R connections
 # and no new fallback or handshake error; else fail, saying why
 smcr_counts() {
@@ -121,6 +158,7 @@ smcr_work() {
 	local c1 p1 s r
 
 	c1=$(smc_counts)
+	last_counts=$c1
 	p1=$(rxe_pkts)
 	s=$((${p1% *} - ${3% *}))
 	r=$((${p1#* } - ${3#* }))
@@ -142,7 +180,7 @@ measure() {
 
 	barrier "w-start"
 	if [ "$VM_INDEX" -eq 1 ]; then
-		[ "$fam" = tcp ] || c0=$(smc_counts)
+		[ "$fam" = tcp ] || c0=$(counts_now)
 		p0=$(rxe_pkts)
 		res=$("$bench" -c "$VM_IP_0" -p "$port" -f "$fam" "$@") ||
 			fail "$impl $name: smc_bench $* failed"
@@ -165,7 +203,7 @@ redis() {
 	local impl=$1 rep=$2 n=$3 pre=() csv op rps cpu go=/tmp/redis-cpu-go cpid
 	local p0 c0
 
-	[ "$impl" = tcp ] || pre=(env "LD_PRELOAD=$preload")
+	[ "$fam" = tcp ] || pre=(env "LD_PRELOAD=$preload")
 	if [ "$VM_INDEX" -eq 0 ]; then
 		rm -rf "/tmp/redis-$impl"
 		mkdir -p "/tmp/redis-$impl"
@@ -179,7 +217,7 @@ redis() {
 	barrier "redis-up-$impl"
 	if [ "$VM_INDEX" -eq 1 ]; then
 		rm -f "$go"
-		[ "$fam" = tcp ] || c0=$(smc_counts)
+		[ "$fam" = tcp ] || c0=$(counts_now)
 		p0=$(rxe_pkts)
 		"$bench" -c "$VM_IP_0" -p "$port" -f "$fam" -w cpu -W "$go" \
 			>/tmp/redis-cpu.json &
@@ -251,7 +289,7 @@ mem_settled() {
 # take (TIME_WAIT sockets of the workloads before that expired, ...):
 # marked "negative" and logged, never made 0.
 idle_memory() {
-	local impl=$1 n=$2 go=$SHARED/idle-release.$1 free0 slab0 free1 slab1
+	local impl=$1 n=$2 rep=$3 go=$SHARED/idle-release.$1 free0 slab0 free1 slab1
 	local pid p0 c0 tw0 tw1 neg=
 
 	barrier "idle-before"
@@ -259,7 +297,7 @@ idle_memory() {
 	tw0=$(ss -Htan state time-wait | wc -l)
 	if [ "$VM_INDEX" -eq 1 ]; then
 		rm -f "$go"
-		[ "$fam" = tcp ] || c0=$(smc_counts)
+		[ "$fam" = tcp ] || c0=$(counts_now)
 		p0=$(rxe_pkts)
 		"$bench" -c "$VM_IP_0" -p "$port" -f "$fam" -w idle -n "$n" -W "$go" \
 			>"$RESULTS/idle.$impl.log" 2>&1 &
@@ -276,8 +314,8 @@ idle_memory() {
 		neg=',"negative":true'
 		log "idle memory, $impl: free memory dropped by $((free0 - free1)) KiB, slab grew by $((slab1 - slab0)) KiB with $n connections open (TIME_WAIT sockets $tw0 -> $tw1): negative, noise larger than the connections' memory; kept as measured"
 	fi
-	printf '{"impl":"%s","conns":%d,"memfree_kb":%d,"slab_kb":%d%s}\n' \
-		"$impl" "$n" $((free0 - free1)) $((slab1 - slab0)) "$neg" \
+	printf '{"impl":"%s","rep":%d,"conns":%d,"memfree_kb":%d,"slab_kb":%d%s}\n' \
+		"$impl" "$rep" "$n" $((free0 - free1)) $((slab1 - slab0)) "$neg" \
 		>>"$RESULTS/mem.jsonl"
 	barrier "idle-measured"
 	if [ "$VM_INDEX" -eq 1 ]; then
@@ -287,102 +325,130 @@ idle_memory() {
 	barrier "idle-done"
 }
 
-if [ "$size" = small ]; then
-	rr_sizes="64"
-	rr_rounds=60
-	stream_bytes=$((2 << 20))
-	streams="1"
-	crr_par="1"
-	crr_conns=20
-	idle_conns=5
-	redis_n=200
-else
-	rr_sizes="1 64 1024 16384"
-	rr_rounds=500
-	stream_bytes=$((32 << 20))
-	streams="1 8"
-	crr_par="1 8"
-	crr_conns=100
-	idle_conns=50
-	redis_n=2000
-fi
-with_redis=1
-preload=$(smc_preload_path) || with_redis=0
-command -v redis-server >/dev/null && command -v redis-benchmark >/dev/null ||
-	with_redis=0
-[ "$with_redis" = 1 ] || log "redis-benchmark: skipped (redis or the smc_run library missing)"
+# wait_listen PORT SECS: until something listens on TCP PORT here (an SMC
+# listener's internal TCP socket counts); no probe connection, which
+# would count as a workload's connection
+wait_listen() {
+	local deadline=$((SECONDS + $2 * ${VM_SLOW:-1}))
 
-# For quick comparisons by hand: SMCR_BENCH_ONLY, the workloads to run
-# (default "rr stream crr redis idle"), and SMCR_BENCH_IMPLS, what to
-# run them over (default "tcp dist ours raw"); SMCR_BENCH_OURS_SYSCTL,
-# "key=value ..." set after loading ours (e.g. net.smc.rmem=131072).
-only=${SMCR_BENCH_ONLY:-rr stream crr redis idle}
-impls=${SMCR_BENCH_IMPLS:-tcp dist ours raw}
-want() { [[ " $only $impls " == *" $1 "* ]]; }
-
-# Repetitions outside, implementations inside: the testbed drifts over a
-# run, and this way every implementation sees each stretch of it.
-for ((r = 1; r <= reps; r++)); do
-	for impl in $impls; do
-		[ "$impl" != raw ] || continue
-		fam=smc
-		[ "$impl" = tcp ] && fam=tcp
-		load_impl "$impl" || fail "cannot load $impl"
-		barrier "loaded-$impl"
-		if [ "$VM_INDEX" -eq 0 ]; then
-			run_bg "server-$impl-$r" "$bench" -s -f "$fam" -p "$port"
-			srv=$BG_PID
-			wait_file_line "$RESULTS/server-$impl-$r.log" listening 30 ||
-				fail "$impl: server did not start"
-		fi
-		[ "$fam" = tcp ] || counts=$(smc_counts)
-		barrier "serving-$impl"
-		# the least RoCE packets each way over SMC-R: rr, a message of
-		# s bytes each way per round; stream, the payload one way, and
-		# back rxe's acknowledgements (asked for every 128 packets at
-		# least); crr, a request and its reply per connection
-		want rr && for s in $rr_sizes; do
-			pk=$((rr_rounds * ((s + 1023) / 1024)))
-			measure "$impl" "rr-$s" "$r" "$pk" "$pk" \
-				-w rr -m "$s" -n "$rr_rounds"
-		done
-		want stream && for p in $streams; do
-			measure "$impl" "stream-$p" "$r" $((stream_bytes / 1024)) \
-				$((stream_bytes / 131072)) \
-				-w stream -P "$p" -B $((stream_bytes / p)) -m 65536
-		done
-		want crr && for p in $crr_par; do
-			measure "$impl" "crr-$p" "$r" $((p * crr_conns)) \
-				$((p * crr_conns)) -w crr -P "$p" -n "$crr_conns"
-		done
-		[ "$with_redis" = 0 ] || ! want redis || redis "$impl" "$r" "$redis_n"
-		# once, in the last round
-		[ "$r" -lt "$reps" ] || ! want idle || idle_memory "$impl" "$idle_conns"
-		if [ "$VM_INDEX" -eq 0 ]; then
-			kill "$srv" 2>/dev/null || true
-			wait "$srv" 2>/dev/null || true
-		fi
-		# the server's side too: its CPU and redis connections, its
-		# view of every handshake
-		[ "$fam" = tcp ] || smcr_counts "$impl, VM $VM_INDEX" "$counts" "$(smc_counts)"
-		barrier "done-$impl"
-		unload_impl "$impl"
-		barrier "unloaded-$impl"
-		log "$impl round $r done"
+	until [ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "nothing listens on port $1 after $2 s"
+		nap 0.2
 	done
-done
+}
 
-# raw verbs between the same VMs: the testbed's limit
-if ! want raw; then
-	log "bench ($size, $reps repetition(s)) done"
-	exit 0
-fi
-gidx=$(rxe_gid_index) || fail "no RoCE v2 IPv4 GID on rxe0"
-raw_iters=30
-[ "$size" = full ] && raw_iters=500
-vport=18600
-# each repetition too, since the testbed drifts over a run
-for ((r = 1; r <= reps; r++)); do
+# sockperf IMPL REP: sockperf's server on VM 0; from VM 1 a ping-pong of
+# 64 B messages for sp_pp_secs (round-trip percentiles: --full-rtt) and
+# a throughput run of 1472 B messages for sp_tp_secs (messages/s); through
+# smc_run for the SMC columns, plain TCP for tcp.  A new port each time:
+# sockperf's server does not set SO_REUSEADDR, and the last one's port
+# may still be in TIME_WAIT.
+sp_seq=0
+sockperf_wl() {
+	local impl=$1 rep=$2 pre=() spid c0 p0 p1 lg mode res p50 p99 avg obs rate
+	local sp_port=$((11111 + sp_seq))
+
+	sp_seq=$((sp_seq + 1))
+	[ "$fam" = tcp ] || pre=("$SMC_RUN")
+	if [ "$VM_INDEX" -eq 0 ]; then
+		run_bg "sockperf-sr-$impl-$rep" "${pre[@]}" sockperf sr --tcp \
+			-i "$VM_IP_0" -p "$sp_port"
+		spid=$BG_PID
+		wait_listen "$sp_port" 30
+	fi
+	barrier "sockperf-up-$impl"
+	if [ "$VM_INDEX" -eq 1 ]; then
+		for mode in pp tp; do
+			lg=$RESULTS/sockperf-$mode-$impl-$rep.log
+			[ "$fam" = tcp ] || c0=$(counts_now)
+			p0=$(rxe_pkts)
+			if [ "$mode" = pp ]; then
+				timeout 120 "${pre[@]}" sockperf pp --tcp -i "$VM_IP_0" \
+					-p "$sp_port" -t "$sp_pp_secs" -m 64 --full-rtt \
+					>"$lg" 2>&1 || fail "$impl: sockperf pp failed: $(tail -n 3 "$lg" | paste -sd' ')"
+			else
+				timeout 120 "${pre[@]}" sockperf tp --tcp -i "$VM_IP_0" \
+					-p "$sp_port" -t "$sp_tp_secs" -m 1472 \
+					>"$lg" 2>&1 || fail "$impl: sockperf tp failed: $(tail -n 3 "$lg" | paste -sd' ')"
+			fi
+			p1=$(rxe_pkts)
+			[ "$fam" = tcp ] || smcr_work "$impl sockperf-$mode" "$c0" "$p0" 10 10
+			if [ "$mode" = pp ]; then
+				p50=$(sed -n 's/.*percentile 50\.000 = *\([0-9.]*\).*/\1/p' "$lg")
+				p99=$(sed -n 's/.*percentile 99\.000 = *\([0-9.]*\).*/\1/p' "$lg")
+				avg=$(sed -n 's/.*Summary: Round trip is \([0-9.]*\) usec.*/\1/p' "$lg")
+				obs=$(sed -n 's/.*Total \([0-9]*\) observations.*/\1/p' "$lg")
+				[ -n "$p50" ] && [ -n "$p99" ] && [ -n "$avg" ] && [ -n "$obs" ] ||
+					fail "$impl: no round-trip percentiles in sockperf's output ($lg)"
+				res=$(printf '{"workload":"sockperf-pp","msg":64,"observations":%d,"median_us":%s,"p99_us":%s,"mean_us":%s}' \
+					"$obs" "$p50" "$p99" "$avg")
+			else
+				rate=$(sed -n 's/.*Summary: Message Rate is \([0-9]*\) .*/\1/p' "$lg")
+				[ -n "$rate" ] || fail "$impl: no message rate in sockperf's output ($lg)"
+				res=$(printf '{"workload":"sockperf-tp","msg":1472,"msgps":%d,"mbps":%.2f}' \
+					"$rate" "$(awk -v r="$rate" 'BEGIN { print r * 1472 / 1e6 }')")
+			fi
+			printf '{"impl":"%s","name":"sockperf-%s","rep":%d,"rxe":[%d,%d],"result":%s}\n' \
+				"$impl" "$mode" "$rep" $((${p1% *} - ${p0% *})) \
+				$((${p1#* } - ${p0#* })) "$res" >>"$out"
+			log "$impl sockperf-$mode #$rep: $res"
+		done
+	fi
+	barrier "sockperf-end-$impl" 300
+	if [ "$VM_INDEX" -eq 0 ]; then
+		kill "$spid" 2>/dev/null || true
+		wait "$spid" 2>/dev/null || true
+	fi
+	barrier "sockperf-down-$impl"
+}
+
+# iperf3 IMPL REP: iperf3 -s -1 on VM 0, iperf3 -c -n iperf_bytes from
+# VM 1 (client to server); the receiver's MB/s from the client's --json
+# report; through smc_run for the SMC columns, plain TCP for tcp
+iperf_port=5201
+iperf3_wl() {
+	local impl=$1 rep=$2 pre=() ipid c0 p0 p1 js b s
+
+	[ "$fam" = tcp ] || pre=("$SMC_RUN")
+	if [ "$VM_INDEX" -eq 0 ]; then
+		run_bg "iperf3-s-$impl-$rep" "${pre[@]}" iperf3 -s -1 \
+			-B "$VM_IP_0" -p "$iperf_port"
+		ipid=$BG_PID
+		wait_listen "$iperf_port" 30
+	fi
+	barrier "iperf3-up-$impl"
+	if [ "$VM_INDEX" -eq 1 ]; then
+		js=$RESULTS/iperf3-$impl-$rep.json
+		[ "$fam" = tcp ] || c0=$(counts_now)
+		p0=$(rxe_pkts)
+		timeout 120 "${pre[@]}" iperf3 -c "$VM_IP_0" -p "$iperf_port" \
+			-n "$iperf_bytes" --json >"$js" 2>&1 ||
+			fail "$impl: iperf3 client failed: $(grep -m1 error "$js")"
+		p1=$(rxe_pkts)
+		[ "$fam" = tcp ] || smcr_work "$impl iperf3" "$c0" "$p0" \
+			$((iperf_bytes / 1024)) $((iperf_bytes / 131072))
+		read -r b s <<<"$(/usr/bin/python3 -c 'import json, sys
+e = json.load(open(sys.argv[1]))["end"]["sum_received"]
+print(e["bytes"], e["seconds"])' "$js" 2>/dev/null)" || true
+		[[ ${b:-} =~ ^[0-9]+$ ]] && [ -n "${s:-}" ] ||
+			fail "$impl: no received bytes in iperf3's report ($js)"
+		printf '{"impl":"%s","name":"iperf3","rep":%d,"rxe":[%d,%d],"result":{"workload":"iperf3","bytes":%d,"secs":%s,"mbps":%s}}\n' \
+			"$impl" "$rep" $((${p1% *} - ${p0% *})) $((${p1#* } - ${p0#* })) \
+			"$b" "$s" "$(awk -v b="$b" -v s="$s" 'BEGIN { printf "%.2f", b / s / 1e6 }')" >>"$out"
+		log "$impl iperf3 #$rep: $b bytes in $s s"
+	fi
+	barrier "iperf3-end-$impl" 300
+	if [ "$VM_INDEX" -eq 0 ]; then
+		wait_bg "$ipid" 60 || fail "$impl: iperf3 server exited $?"
+	fi
+	barrier "iperf3-down-$impl"
+}
+
+# raw_verbs REP: perftest between the same VMs over rxe0, no SMC module
+# loaded: the testbed's limit
+raw_verbs() {
+	local r=$1 t args pid
+
 	for t in ib_write_lat ib_send_lat ib_write_bw; do
 		args=(-d rxe0 -x "$gidx" -p "$vport" -n "$raw_iters")
 		[ "$t" = ib_write_bw ] && args+=(-s 65536)
@@ -408,6 +474,183 @@ for ((r = 1; r <= reps; r++)); do
 			log "$t: $(tail -n 1 "$out")"
 		fi
 		barrier "raw-$t-$r-done" 300
+	done
+}
+
+if [ "$size" = small ]; then
+	rr_sizes="64"
+	rr_rounds=60
+	stream_bytes=$((2 << 20))
+	streams="1"
+	crr_par="1"
+	crr_conns=20
+	idle_conns=5
+	redis_n=200
+	sp_pp_secs=2
+	sp_tp_secs=1
+	iperf_bytes=$((2 << 20))
+	raw_iters=30
+else
+	rr_sizes="1 64 1024 16384"
+	rr_rounds=500
+	stream_bytes=$((32 << 20))
+	streams="1 8"
+	crr_par="1 8"
+	crr_conns=100
+	idle_conns=50
+	redis_n=2000
+	sp_pp_secs=3
+	sp_tp_secs=2
+	iperf_bytes=$((16 << 20))
+	raw_iters=500
+fi
+with_redis=1 with_sockperf=1 with_iperf3=1
+preload=$(smc_preload_path) || { with_redis=0 with_sockperf=0 with_iperf3=0; }
+export SMC_PRELOAD_LIB=$preload
+SMC_RUN=$REPO/tools/smc_run/smc_run
+command -v redis-server >/dev/null && command -v redis-benchmark >/dev/null ||
+	with_redis=0
+command -v sockperf >/dev/null || with_sockperf=0
+command -v iperf3 >/dev/null || with_iperf3=0
+[ "$with_redis" = 1 ] || log "redis-benchmark: skipped (redis or the smc_run library missing)"
+[ "$with_sockperf" = 1 ] || log "sockperf: skipped (sockperf or the smc_run library missing)"
+[ "$with_iperf3" = 1 ] || log "iperf3: skipped (iperf3 or the smc_run library missing)"
+
+# For quick comparisons by hand: SMCR_BENCH_ONLY, the workloads to run
+# (default "rr stream crr redis sockperf iperf3 idle"), and
+# SMCR_BENCH_IMPLS, the columns (default "tcp dist ours ours-std
+# ours-dist dist-ours raw"); SMCR_BENCH_OURS_SYSCTL, "key=value ..." set
+# after loading ours (e.g. net.smc.rmem=131072).
+only=${SMCR_BENCH_ONLY:-rr stream crr redis sockperf iperf3 idle}
+impls=${SMCR_BENCH_IMPLS:-tcp dist ours ours-std ours-dist dist-ours raw}
+impls_asked=$impls
+want() { [[ " $only $impls " == *" $1 "* ]]; }
+
+# plan_of COLUMN: the workloads run over COLUMN.  The full form runs
+# every workload over every column.  The small form, which only proves
+# that the command works, runs rr alone over ours-std, ours-dist and
+# dist-ours (each pairing makes SMC-R connections), and sockperf and
+# iperf3 over ours alone (smc_run's way in; plain TCP is the same
+# commands without it): about the time the bench took before those.
+plan_of() {
+	local w out=
+
+	for w in $only; do
+		if [ "$size" = small ]; then
+			case "$1:$w" in
+			ours:*) ;;
+			*:sockperf | *:iperf3) continue ;;
+			tcp:* | dist:* | *:rr) ;;
+			*) continue ;;
+			esac
+		fi
+		out+="$w "
+	done
+	echo "$out"
+}
+
+# jlist WORD...: the words as the items of a JSON list
+jlist() {
+	[ "$#" -gt 0 ] || return 0
+	printf '"%s",' "$@" | sed 's/,$//'
+}
+
+# ours-std needs our module's net.smc.smcr_write_imm: look on both VMs
+# once; without it the column is skipped, and the report says so
+if want ours-std; then
+	load_impl ours || fail "cannot load ours"
+	has=no
+	[ -e /proc/sys/net/smc/smcr_write_imm ] && has=yes
+	echo "$has" >"$SHARED/write-imm.vm$VM_INDEX"
+	unload_impl ours
+	barrier "write-imm-probed"
+	if grep -qx no "$SHARED"/write-imm.vm*; then
+		impls=$(tr ' ' '\n' <<<"$impls" | grep -vx ours-std | paste -sd' ')
+		log "ours-std: skipped, our module has no net.smc.smcr_write_imm"
+		[ "$VM_INDEX" -ne 1 ] ||
+			printf '{"skip":"ours-std","why":"our smc.ko has no sysctl net.smc.smcr_write_imm"}\n' >>"$out"
+	fi
+fi
+if want raw; then
+	gidx=$(rxe_gid_index) || fail "no RoCE v2 IPv4 GID on rxe0"
+	vport=18600
+fi
+if [ "$VM_INDEX" -eq 1 ]; then
+	plan=
+	for c in $impls_asked; do
+		# shellcheck disable=SC2046 # the workloads are words
+		[ "$c" = raw ] || plan+="\"$c\":[$(jlist $(plan_of "$c"))],"
+	done
+	printf '{"guest_kernel":"%s","size":"%s","repetitions":%d,"impls":[%s],"workloads":[%s],"plan":{%s}}\n' \
+		"$(uname -r)" "$size" "$reps" "$(jlist $impls_asked)" \
+		"$(jlist $only)" "${plan%,}" >"$RESULTS/meta.json"
+fi
+
+# Repetitions outside, columns inside: the testbed drifts over a run,
+# and this way every column sees each stretch of it.
+for ((r = 1; r <= reps; r++)); do
+	for impl in $impls; do
+		if [ "$impl" = raw ]; then
+			raw_verbs "$r"
+			log "raw round $r done"
+			continue
+		fi
+		mod=$(mod_of "$impl")
+		plan=" $(plan_of "$impl") "
+		fam=smc
+		[ "$impl" = tcp ] && fam=tcp
+		extra=()
+		[ "$impl" != ours-std ] || extra=(net.smc.smcr_write_imm=0)
+		load_impl "$mod" "${extra[@]}" || fail "cannot load $mod for $impl"
+		barrier "loaded-$impl"
+		if [ "$VM_INDEX" -eq 0 ]; then
+			run_bg "server-$impl-$r" "$bench" -s -f "$fam" -p "$port"
+			srv=$BG_PID
+			wait_file_line "$RESULTS/server-$impl-$r.log" listening 30 ||
+				fail "$impl: server did not start"
+		fi
+		last_counts=
+		if [ "$fam" != tcp ]; then
+			counts=$(smc_counts)
+			last_counts=$counts
+		fi
+		barrier "serving-$impl"
+		# the least RoCE packets each way over SMC-R: rr, a message of
+		# s bytes each way per round; stream, the payload one way, and
+		# back rxe's acknowledgements (asked for every 128 packets at
+		# least); crr, a request and its reply per connection
+		[[ $plan == *" rr "* ]] && for s in $rr_sizes; do
+			pk=$((rr_rounds * ((s + 1023) / 1024)))
+			measure "$impl" "rr-$s" "$r" "$pk" "$pk" \
+				-w rr -m "$s" -n "$rr_rounds"
+		done
+		[[ $plan == *" stream "* ]] && for p in $streams; do
+			measure "$impl" "stream-$p" "$r" $((stream_bytes / 1024)) \
+				$((stream_bytes / 131072)) \
+				-w stream -P "$p" -B $((stream_bytes / p)) -m 65536
+		done
+		[[ $plan == *" crr "* ]] && for p in $crr_par; do
+			measure "$impl" "crr-$p" "$r" $((p * crr_conns)) \
+				$((p * crr_conns)) -w crr -P "$p" -n "$crr_conns"
+		done
+		[ "$with_redis" = 0 ] || [[ $plan != *" redis "* ]] ||
+			redis "$impl" "$r" "$redis_n"
+		[ "$with_sockperf" = 0 ] || [[ $plan != *" sockperf "* ]] ||
+			sockperf_wl "$impl" "$r"
+		[ "$with_iperf3" = 0 ] || [[ $plan != *" iperf3 "* ]] ||
+			iperf3_wl "$impl" "$r"
+		[[ $plan != *" idle "* ]] || idle_memory "$impl" "$idle_conns" "$r"
+		if [ "$VM_INDEX" -eq 0 ]; then
+			kill "$srv" 2>/dev/null || true
+			wait "$srv" 2>/dev/null || true
+		fi
+		# the server's side too: its CPU and redis connections, its
+		# view of every handshake
+		[ "$fam" = tcp ] || smcr_counts "$impl, VM $VM_INDEX" "$counts" "$(smc_counts)"
+		barrier "done-$impl"
+		unload_impl "$mod"
+		barrier "unloaded-$impl"
+		log "$impl round $r done"
 	done
 done
 log "bench ($size, $reps repetition(s)) done"

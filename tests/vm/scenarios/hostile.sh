@@ -11,8 +11,9 @@
 # Each case asserts the victim's outcome: the fallback reason it counted
 # (smcctl fallback), how its connection ended (errno), that the data it
 # echoed was correct where the protocol allows it, and how long it took.
-# The burst case counts the victim's kernel log lines about bad input
-# (rate-limited: bounded however many messages arrive).  Every rule must
+# W1 sends data by WRITE WITH IMMEDIATE on a link group that did not agree
+# on that extension.  The burst case counts the victim's kernel log lines
+# about bad input (rate-limited: bounded however many messages arrive).  Every rule must
 # have fired (its hit count in the rules file), or the case proved
 # nothing.  The table of outcomes is in $RESULTS/hostile-table.txt on
 # VM 1.  SMCR_HOSTILE_ALL=1 adds the longer and more destructive cases.
@@ -51,6 +52,7 @@ CASES=(
 	"D2 hsrv 7007 7008 |cdc any wrapjump skip 2 count 1"
 	"D3 hcli 7108 7109 |cdc any replay skip 3 count 1"
 	"B1 hcli 7110 7111 |cdc any burst 300 count 1"
+	"W1 hcli 7120 7121 |wimm any force skip 2 count 1"
 )
 if [ "$ALL" = 1 ]; then
 	CASES+=(
@@ -323,8 +325,21 @@ check_B1() {
 	row "300 junk msgs dropped, $n log lines, conn ok, $HEALTHY"
 }
 
+check_W1() {
+	# data by WRITE WITH IMMEDIATE on a link group that did not agree
+	# on it (the victim turned the extension off): the victim aborts
+	# that connection, the healthy one on the same link group goes on
+	check_D1
+}
+
 # ---- setup ---------------------------------------------------------------
 smcr_setup
+# The victim offers and accepts no WIMM extension, so that W1's forced
+# WRITE WITH IMMEDIATE is one it never agreed to.  (While CDC rules are
+# armed the hostile side sends data by CDC messages anyway.)
+if [ "$VM_INDEX" -eq 1 ]; then
+	sysctl -qw net.smc.smcr_write_imm=0 || fail "cannot turn smcr_write_imm off"
+fi
 : >"$TABLE"
 hsrv_ports=() hcli_ports=()
 for c in "${CASES[@]}"; do

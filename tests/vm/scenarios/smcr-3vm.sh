@@ -5,7 +5,10 @@
 # SMCR_CONNS (default 4) AF_SMC connections at the same time, echoing
 # SMCR_BYTES (default 2 MiB) each.  Assertions as in smcr-echo.sh on every
 # VM; in addition, where `smcctl linkgroups` exists, VM 0 must have two
-# link groups (one per peer) and each client one.
+# link groups (one per peer) and each client one.  With ours on VM 0 and
+# VM 1 and the distribution's module on VM 2 (smcr-3vm-mixed), the server's
+# link group with VM 1 must carry data by WRITE WITH IMMEDIATE and the one
+# with VM 2 the standard way (smcr_expect_path, lib/guest.sh).
 
 set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
