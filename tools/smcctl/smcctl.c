@@ -1,25 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smcctl - show what the SMC module counts and which SMC sockets exist.
- *
- *   smcctl [--json] fallback      fallbacks to TCP per side and reason
- *   smcctl [--json] stats         handshake outcome counters
- *   smcctl [--json] connections   SMC sockets (like smcss -a)
- *   smcctl [--json] info          SMC_NETLINK_GET_SYS_INFO
- *   smcctl [--json] devices       RoCE devices and their ports
- *   smcctl [--json] linkgroups    SMC-R link groups
- *   smcctl [--json] links         SMC-R links, per link group
- *   smcctl [--json] pnet ...      the PNET table (add, del, flush, show)
+ * smcctl - show and change what the SMC module knows: counters, sockets,
+ * RDMA devices, link groups, the PNET table and user EIDs; check whether
+ * a connection gets SMC-R; collect a debug bundle.
  *
  * Talks plain netlink: generic netlink family "SMC_GEN_NETLINK" for the
  * counters, "SMC_PNETID" for the PNET table (as smc-tools' smc_pnet),
  * NETLINK_SOCK_DIAG with family AF_SMC for the sockets.  The JSON
- * formats are documented in README.md and are kept stable.
+ * formats are documented in README.md and are kept stable; usage and
+ * exit codes in Documentation/man/smcctl.8.
  */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,77 +30,16 @@
 #include <linux/smc.h>
 #include <linux/smc_diag.h>
 
-#ifndef AF_SMC
-#define AF_SMC 43
-#endif
+#include "reasons.h"
+#include "smcctl.h"
 
-#define EXIT_NOSMC 2		/* the module (or its interface) is absent */
-#define RECV_BUF (64 * 1024)
-
-static bool json;
-static const char *prog = "smcctl";
+struct opts opt;
+const char *prog = "smcctl";
 
 /* ---- names ---- */
 
-struct code_name {
-	uint32_t code;
-	const char *name;
-};
-
-/* SMC_CLC_DECL_* reason codes (fixed by the SMC protocol) */
-static const struct code_name reasons[] = {
-	{ 0x01010000, "SMC_CLC_DECL_MEM" },
-	{ 0x02010000, "SMC_CLC_DECL_TIMEOUT_CL" },
-	{ 0x02020000, "SMC_CLC_DECL_TIMEOUT_AL" },
-	{ 0x03000000, "SMC_CLC_DECL_CNFERR" },
-	{ 0x03010000, "SMC_CLC_DECL_PEERNOSMC" },
-	{ 0x03020000, "SMC_CLC_DECL_IPSEC" },
-	{ 0x03030000, "SMC_CLC_DECL_NOSMCDEV" },
-	{ 0x03030001, "SMC_CLC_DECL_NOSMCDDEV" },
-	{ 0x03030002, "SMC_CLC_DECL_NOSMCRDEV" },
-	{ 0x03030003, "SMC_CLC_DECL_NOISM2SUPP" },
-	{ 0x03030004, "SMC_CLC_DECL_NOV2EXT" },
-	{ 0x03030005, "SMC_CLC_DECL_NOV2DEXT" },
-	{ 0x03030006, "SMC_CLC_DECL_NOSEID" },
-	{ 0x03030007, "SMC_CLC_DECL_NOSMCD2DEV" },
-	{ 0x03030008, "SMC_CLC_DECL_NOUEID" },
-	{ 0x03030009, "SMC_CLC_DECL_RELEASEERR" },
-	{ 0x0303000a, "SMC_CLC_DECL_MAXCONNERR" },
-	{ 0x0303000b, "SMC_CLC_DECL_MAXLINKERR" },
-	{ 0x03040000, "SMC_CLC_DECL_MODEUNSUPP" },
-	{ 0x03050000, "SMC_CLC_DECL_RMBE_EC" },
-	{ 0x03060000, "SMC_CLC_DECL_OPTUNSUPP" },
-	{ 0x03070000, "SMC_CLC_DECL_DIFFPREFIX" },
-	{ 0x03080000, "SMC_CLC_DECL_GETVLANERR" },
-	{ 0x03090000, "SMC_CLC_DECL_ISMVLANERR" },
-	{ 0x030a0000, "SMC_CLC_DECL_NOACTLINK" },
-	{ 0x030b0000, "SMC_CLC_DECL_NOSRVLINK" },
-	{ 0x030c0000, "SMC_CLC_DECL_VERSMISMAT" },
-	{ 0x030d0000, "SMC_CLC_DECL_MAX_DMB" },
-	{ 0x030e0000, "SMC_CLC_DECL_NOROUTE" },
-	{ 0x030f0000, "SMC_CLC_DECL_NOINDIRECT" },
-	{ 0x04000000, "SMC_CLC_DECL_SYNCERR" },
-	{ 0x05000000, "SMC_CLC_DECL_PEERDECL" },
-	{ 0x09990000, "SMC_CLC_DECL_INTERR" },
-	{ 0x09990001, "SMC_CLC_DECL_ERR_RTOK" },
-	{ 0x09990002, "SMC_CLC_DECL_ERR_RDYLNK" },
-	{ 0x09990003, "SMC_CLC_DECL_ERR_REGBUF" },
-};
-
-static const char *reason_name(uint32_t code)
-{
-	size_t i;
-
-	if (!code)
-		return "NONE";
-	for (i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
-		if (reasons[i].code == code)
-			return reasons[i].name;
-	return "UNKNOWN";
-}
-
 /* SMC socket states; 1, 2, 7 and 10 coincide with the TCP states */
-static const char *state_name(unsigned int s)
+const char *state_name(unsigned int s)
 {
 	switch (s) {
 	case 1: return "ACTIVE";
@@ -131,7 +65,9 @@ static const char *state_name(unsigned int s)
 	}
 }
 
-static const char *mode_name(unsigned int m)
+#define SMC_STATE_LISTEN 10
+
+const char *mode_name(unsigned int m)
 {
 	switch (m) {
 	case SMC_DIAG_MODE_SMCR: return "SMCR";
@@ -141,471 +77,24 @@ static const char *mode_name(unsigned int m)
 	}
 }
 
-/* ---- netlink plumbing ---- */
+/* ---- filters (--netdev, --ibdev, --lgr) ---- */
 
-static void die(int code, const char *fmt, const char *arg)
+static bool link_filters(void)
 {
-	fprintf(stderr, "%s: ", prog);
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	exit(code);
+	return opt.netdev || opt.ibdev || opt.have_lgr;
 }
 
-static int nl_open(int proto)
+/* whether an RDMA port passes --ibdev */
+static bool ib_match(const char *dev, unsigned int port)
 {
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	int fd;
-
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, proto);
-	if (fd < 0)
-		die(1, "netlink socket: %s", strerror(errno));
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		die(1, "netlink bind: %s", strerror(errno));
-	return fd;
+	if (!opt.ibdev)
+		return true;
+	return !strcmp(dev, opt.ibname) && (!opt.ibport || opt.ibport == port);
 }
 
-static void nl_send(int fd, struct nlmsghdr *nlh)
+static bool netdev_match(unsigned int ifindex)
 {
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-
-	if (sendto(fd, nlh, nlh->nlmsg_len, 0, (struct sockaddr *)&sa,
-		   sizeof(sa)) < 0)
-		die(1, "netlink send: %s", strerror(errno));
-}
-
-typedef void (*msg_cb)(const struct nlmsghdr *nlh, void *arg);
-
-/* the kernel's explanation of the last error (extended ACK), or "" */
-static char nl_errmsg[256];
-
-static void nl_save_errmsg(const struct nlmsghdr *nlh);
-
-/*
- * Receive the answer to the request with sequence number @seq until
- * NLMSG_DONE (dump) or the first message (non-dump).  Returns 0 or the
- * positive errno the kernel answered with.
- */
-static int nl_recv(int fd, uint32_t seq, bool dump, msg_cb cb, void *arg)
-{
-	static char buf[RECV_BUF] __attribute__((aligned(NLMSG_ALIGNTO)));
-	struct nlmsghdr *nlh;
-	int len;
-
-	for (;;) {
-		len = (int)recv(fd, buf, sizeof(buf), 0);
-		if (len < 0) {
-			if (errno == EINTR)
-				continue;
-			die(1, "netlink receive: %s", strerror(errno));
-		}
-		if (len == 0)
-			die(1, "%s", "netlink receive: unexpected end");
-		for (nlh = (struct nlmsghdr *)buf; NLMSG_OK(nlh, len);
-		     nlh = NLMSG_NEXT(nlh, len)) {
-			if (nlh->nlmsg_seq != seq)
-				continue;
-			if (nlh->nlmsg_type == NLMSG_DONE) {
-				int err = 0;
-
-				if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(int)))
-					memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
-				return err < 0 ? -err : 0;
-			}
-			if (nlh->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *e = NLMSG_DATA(nlh);
-
-				if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
-					return EPROTO;
-				if (e->error) {
-					nl_save_errmsg(nlh);
-					return -e->error;
-				}
-				if (!dump)
-					return 0;
-				continue;
-			}
-			cb(nlh, arg);
-			if (!dump)
-				return 0;
-		}
-	}
-}
-
-/* attributes: a flat table indexed by type, like libnl's nla_parse */
-/* tb[i] is the attribute of type @base + i, for i in 0 .. @max */
-static void parse_attr_range(const struct nlattr **tb, int base, int max,
-			     const void *data, size_t len)
-{
-	const struct nlattr *a = data;
-	size_t step;
-
-	memset(tb, 0, sizeof(*tb) * (max + 1));
-	while (len >= NLA_HDRLEN) {
-		int type = a->nla_type & NLA_TYPE_MASK;
-
-		if (a->nla_len < NLA_HDRLEN || a->nla_len > len)
-			break;
-		if (type >= base && type - base <= max)
-			tb[type - base] = a;
-		step = NLA_ALIGN(a->nla_len);
-		if (step >= len)
-			break;
-		len -= step;
-		a = (const struct nlattr *)((const char *)a + step);
-	}
-}
-
-static void parse_attrs(const struct nlattr **tb, int max, const void *data,
-			size_t len)
-{
-	parse_attr_range(tb, 0, max, data, len);
-}
-
-static const void *attr_data(const struct nlattr *a)
-{
-	return (const char *)a + NLA_HDRLEN;
-}
-
-/* NLMSGERR_ATTR_MSG of an error message with extended ACK attributes */
-static void nl_save_errmsg(const struct nlmsghdr *nlh)
-{
-	const struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
-	const struct nlmsgerr *e = NLMSG_DATA(nlh);
-	size_t off = sizeof(*e), len, n;
-
-	nl_errmsg[0] = '\0';
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return;
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += e->msg.nlmsg_len - sizeof(e->msg);
-	if (NLMSG_LENGTH(off) > nlh->nlmsg_len)
-		return;
-	len = nlh->nlmsg_len - NLMSG_LENGTH(off);
-	parse_attrs(tb, NLMSGERR_ATTR_MAX, (const char *)e + off, len);
-	if (!tb[NLMSGERR_ATTR_MSG])
-		return;
-	n = tb[NLMSGERR_ATTR_MSG]->nla_len - NLA_HDRLEN;
-	if (n >= sizeof(nl_errmsg))
-		n = sizeof(nl_errmsg) - 1;
-	memcpy(nl_errmsg, attr_data(tb[NLMSGERR_ATTR_MSG]), n);
-	nl_errmsg[n] = '\0';
-}
-
-static size_t attr_len(const struct nlattr *a)
-{
-	return a->nla_len - NLA_HDRLEN;
-}
-
-static void parse_nested(const struct nlattr **tb, int max,
-			 const struct nlattr *nest)
-{
-	parse_attrs(tb, max, attr_data(nest), attr_len(nest));
-}
-
-/* this module's own attributes of @nest, from SMC_NLA_EXT_BASE on */
-static void parse_ext(const struct nlattr **tb, int n,
-		      const struct nlattr *nest)
-{
-	parse_attr_range(tb, SMC_NLA_EXT_BASE, n - 1, attr_data(nest),
-			 attr_len(nest));
-}
-
-/* unsigned integer of any width the kernel may use (u8..u64, uint) */
-static uint64_t attr_uint(const struct nlattr *a)
-{
-	uint64_t v64;
-	uint32_t v32;
-	uint16_t v16;
-
-	if (!a)
-		return 0;
-	switch (attr_len(a)) {
-	case 1:
-		return *(const uint8_t *)attr_data(a);
-	case 2:
-		memcpy(&v16, attr_data(a), 2);
-		return v16;
-	case 4:
-		memcpy(&v32, attr_data(a), 4);
-		return v32;
-	case 8:
-		memcpy(&v64, attr_data(a), 8);
-		return v64;
-	default:
-		return 0;
-	}
-}
-
-/* ---- generic netlink ---- */
-
-struct genl_req {
-	struct nlmsghdr nlh;
-	struct genlmsghdr genl;
-	char attrs[64];
-};
-
-static uint32_t seq_next = 1;
-
-static void family_cb(const struct nlmsghdr *nlh, void *arg)
-{
-	const struct nlattr *tb[CTRL_ATTR_MAX + 1];
-	const struct genlmsghdr *g = NLMSG_DATA(nlh);
-	int *id = arg;
-
-	parse_attrs(tb, CTRL_ATTR_MAX, g + 1,
-		    nlh->nlmsg_len - NLMSG_LENGTH(sizeof(*g)));
-	if (tb[CTRL_ATTR_FAMILY_ID])
-		*id = (int)attr_uint(tb[CTRL_ATTR_FAMILY_ID]);
-}
-
-/* Ask for family @name's id; 0 (*@id set, -1 if none) or an errno. */
-static int family_lookup_name(int fd, const char *name, int *id)
-{
-	struct genl_req req;
-	size_t nlen = strlen(name) + 1;
-	struct nlattr *a;
-
-	memset(&req, 0, sizeof(req));
-	a = (struct nlattr *)req.attrs;
-	a->nla_type = CTRL_ATTR_FAMILY_NAME;
-	a->nla_len = NLA_HDRLEN + nlen;
-	memcpy(req.attrs + NLA_HDRLEN, name, nlen);
-	req.nlh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN) + NLA_ALIGN(a->nla_len);
-	req.nlh.nlmsg_type = GENL_ID_CTRL;
-	req.nlh.nlmsg_flags = NLM_F_REQUEST;
-	req.nlh.nlmsg_seq = seq_next++;
-	req.genl.cmd = CTRL_CMD_GETFAMILY;
-	req.genl.version = 1;
-	nl_send(fd, &req.nlh);
-	return nl_recv(fd, req.nlh.nlmsg_seq, false, family_cb, id);
-}
-
-static int family_lookup(int fd, int *id)
-{
-	return family_lookup_name(fd, SMC_GENL_FAMILY_NAME, id);
-}
-
-/* Resolve SMC_GEN_NETLINK; exits with EXIT_NOSMC when it is not there. */
-static int smc_family(int fd)
-{
-	int id = -1, err;
-
-	err = family_lookup(fd, &id);
-	if (err == ENOENT || (!err && id < 0))
-		die(EXIT_NOSMC, "%s",
-		    "generic netlink family " SMC_GENL_FAMILY_NAME
-		    " not found: is the smc module loaded?");
-	if (err)
-		die(1, "resolving " SMC_GENL_FAMILY_NAME ": %s", strerror(err));
-	return id;
-}
-
-/* a dump of @cmd; returns 0 or the positive errno the kernel answered */
-static int smc_dump_try(int fd, int family, uint8_t cmd, msg_cb cb, void *arg)
-{
-	struct genl_req req;
-
-	memset(&req, 0, sizeof(req));
-	req.nlh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
-	req.nlh.nlmsg_type = family;
-	req.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	req.nlh.nlmsg_seq = seq_next++;
-	req.genl.cmd = cmd;
-	req.genl.version = SMC_GENL_FAMILY_VERSION;
-	nl_send(fd, &req.nlh);
-	return nl_recv(fd, req.nlh.nlmsg_seq, true, cb, arg);
-}
-
-/* SMC_GEN_NETLINK's id, or -1 when it is not there (no exit) */
-static int smc_family_quiet(int fd)
-{
-	int id = -1;
-
-	if (family_lookup(fd, &id))
-		return -1;
-	return id;
-}
-
-static void smc_dump(int fd, int family, uint8_t cmd, msg_cb cb, void *arg)
-{
-	int err = smc_dump_try(fd, family, cmd, cb, arg);
-
-	if (err)
-		die(1, SMC_GENL_FAMILY_NAME " dump failed: %s", strerror(err));
-}
-
-/* the nest of type @top inside a SMC_GEN_NETLINK message, or NULL */
-static const struct nlattr *smc_top(const struct nlmsghdr *nlh, int top)
-{
-	const struct nlattr *tb[SMC_GEN_MAX + 1];
-	const struct genlmsghdr *g = NLMSG_DATA(nlh);
-
-	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*g)))
-		return NULL;
-	parse_attrs(tb, SMC_GEN_MAX, g + 1,
-		    nlh->nlmsg_len - NLMSG_LENGTH(sizeof(*g)));
-	return tb[top];
-}
-
-/* ---- smcctl fallback ---- */
-
-#define MAX_REASONS 64
-
-struct side_fback {
-	uint64_t total;
-	unsigned int n;
-	uint32_t code[MAX_REASONS];
-	uint32_t count[MAX_REASONS];
-};
-
-struct fback {
-	struct side_fback side[2];	/* 0 client, 1 server */
-};
-
-static void fback_cb(const struct nlmsghdr *nlh, void *arg)
-{
-	const struct nlattr *tb[SMC_NLA_FBACK_STATS_MAX + 1];
-	const struct nlattr *nest = smc_top(nlh, SMC_GEN_FBACK_STATS);
-	struct fback *fb = arg;
-	struct side_fback *s;
-
-	if (!nest)
-		return;
-	parse_nested(tb, SMC_NLA_FBACK_STATS_MAX, nest);
-	if (tb[SMC_NLA_FBACK_STATS_SRV_CNT])
-		fb->side[1].total = attr_uint(tb[SMC_NLA_FBACK_STATS_SRV_CNT]);
-	if (tb[SMC_NLA_FBACK_STATS_CLNT_CNT])
-		fb->side[0].total = attr_uint(tb[SMC_NLA_FBACK_STATS_CLNT_CNT]);
-	if (!tb[SMC_NLA_FBACK_STATS_RSN_CODE])
-		return;
-	s = &fb->side[attr_uint(tb[SMC_NLA_FBACK_STATS_TYPE]) ? 1 : 0];
-	if (s->n == MAX_REASONS)
-		return;
-	s->code[s->n] = (uint32_t)attr_uint(tb[SMC_NLA_FBACK_STATS_RSN_CODE]);
-	s->count[s->n] = (uint32_t)attr_uint(tb[SMC_NLA_FBACK_STATS_RSN_CNT]);
-	s->n++;
-}
-
-static void get_fback(int fd, int family, struct fback *fb)
-{
-	memset(fb, 0, sizeof(*fb));
-	smc_dump(fd, family, SMC_NETLINK_GET_FBACK_STATS, fback_cb, fb);
-}
-
-static void print_fback_side(const char *name, const struct side_fback *s,
-			     bool last)
-{
-	unsigned int i;
-
-	if (json) {
-		printf("\"%s\":{\"total\":%" PRIu64 ",\"reasons\":[", name,
-		       s->total);
-		for (i = 0; i < s->n; i++)
-			printf("%s{\"reason\":%" PRIu32 ",\"hex\":\"0x%08" PRIx32
-			       "\",\"name\":\"%s\",\"count\":%" PRIu32 "}",
-			       i ? "," : "", s->code[i], s->code[i],
-			       reason_name(s->code[i]), s->count[i]);
-		printf("]}%s", last ? "" : ",");
-		return;
-	}
-	printf("%s fallbacks: %" PRIu64 "\n", name, s->total);
-	for (i = 0; i < s->n; i++)
-		printf("  0x%08" PRIx32 "  %-26s %10" PRIu32 "\n", s->code[i],
-		       reason_name(s->code[i]), s->count[i]);
-}
-
-static int cmd_fallback(void)
-{
-	int fd = nl_open(NETLINK_GENERIC);
-	struct fback fb;
-
-	get_fback(fd, smc_family(fd), &fb);
-	if (json)
-		printf("{");
-	print_fback_side("client", &fb.side[0], false);
-	print_fback_side("server", &fb.side[1], true);
-	if (json)
-		printf("}\n");
-	close(fd);
-	return 0;
-}
-
-/* ---- smcctl stats ---- */
-
-struct stats {
-	uint64_t succ[2][2];	/* [client/server][v1/v2] */
-	uint64_t hs_err[2];
-	uint64_t rx_bytes, tx_bytes, rx_cnt, tx_cnt;
-};
-
-static void stats_cb(const struct nlmsghdr *nlh, void *arg)
-{
-	const struct nlattr *tb[SMC_NLA_STATS_MAX + 1];
-	const struct nlattr *t[SMC_NLA_STATS_T_MAX + 1];
-	const struct nlattr *nest = smc_top(nlh, SMC_GEN_STATS);
-	struct stats *st = arg;
-
-	if (!nest)
-		return;
-	parse_nested(tb, SMC_NLA_STATS_MAX, nest);
-	st->hs_err[0] = attr_uint(tb[SMC_NLA_STATS_CLNT_HS_ERR_CNT]);
-	st->hs_err[1] = attr_uint(tb[SMC_NLA_STATS_SRV_HS_ERR_CNT]);
-	if (!tb[SMC_NLA_STATS_SMCR_TECH])
-		return;
-	parse_nested(t, SMC_NLA_STATS_T_MAX, tb[SMC_NLA_STATS_SMCR_TECH]);
-	st->succ[0][0] = attr_uint(t[SMC_NLA_STATS_T_CLNT_V1_SUCC]);
-	st->succ[0][1] = attr_uint(t[SMC_NLA_STATS_T_CLNT_V2_SUCC]);
-	st->succ[1][0] = attr_uint(t[SMC_NLA_STATS_T_SRV_V1_SUCC]);
-	st->succ[1][1] = attr_uint(t[SMC_NLA_STATS_T_SRV_V2_SUCC]);
-	st->rx_bytes = attr_uint(t[SMC_NLA_STATS_T_RX_BYTES]);
-	st->tx_bytes = attr_uint(t[SMC_NLA_STATS_T_TX_BYTES]);
-	st->rx_cnt = attr_uint(t[SMC_NLA_STATS_T_RX_CNT]);
-	st->tx_cnt = attr_uint(t[SMC_NLA_STATS_T_TX_CNT]);
-}
-
-static int cmd_stats(void)
-{
-	int fd = nl_open(NETLINK_GENERIC);
-	int family = smc_family(fd);
-	uint64_t c, s;
-	struct stats st;
-	struct fback fb;
-
-	memset(&st, 0, sizeof(st));
-	smc_dump(fd, family, SMC_NETLINK_GET_STATS, stats_cb, &st);
-	get_fback(fd, family, &fb);
-	c = st.succ[0][0] + st.succ[0][1];
-	s = st.succ[1][0] + st.succ[1][1];
-	if (json) {
-		printf("{\"smcr_connections\":{\"client\":%" PRIu64
-		       ",\"server\":%" PRIu64 ",\"v1\":%" PRIu64
-		       ",\"v2\":%" PRIu64 "},", c, s,
-		       st.succ[0][0] + st.succ[1][0],
-		       st.succ[0][1] + st.succ[1][1]);
-		printf("\"fallbacks\":{\"client\":%" PRIu64 ",\"server\":%"
-		       PRIu64 "},", fb.side[0].total, fb.side[1].total);
-		printf("\"handshake_errors\":{\"client\":%" PRIu64
-		       ",\"server\":%" PRIu64 "},", st.hs_err[0], st.hs_err[1]);
-		printf("\"rx\":{\"bytes\":%" PRIu64 ",\"calls\":%" PRIu64 "},",
-		       st.rx_bytes, st.rx_cnt);
-		printf("\"tx\":{\"bytes\":%" PRIu64 ",\"calls\":%" PRIu64 "}}\n",
-		       st.tx_bytes, st.tx_cnt);
-	} else {
-		printf("%-18s %12s %12s\n", "", "client", "server");
-		printf("%-18s %12" PRIu64 " %12" PRIu64 "\n", "SMC-R (v1)",
-		       st.succ[0][0], st.succ[1][0]);
-		printf("%-18s %12" PRIu64 " %12" PRIu64 "\n", "SMC-R (v2)",
-		       st.succ[0][1], st.succ[1][1]);
-		printf("%-18s %12" PRIu64 " %12" PRIu64 "\n", "TCP fallback",
-		       fb.side[0].total, fb.side[1].total);
-		printf("%-18s %12" PRIu64 " %12" PRIu64 "\n", "handshake errors",
-		       st.hs_err[0], st.hs_err[1]);
-		printf("rx %" PRIu64 " bytes in %" PRIu64 " calls, tx %" PRIu64
-		       " bytes in %" PRIu64 " calls\n", st.rx_bytes, st.rx_cnt,
-		       st.tx_bytes, st.tx_cnt);
-	}
-	close(fd);
-	return 0;
+	return !opt.netdev || ifindex == opt.ifindex;
 }
 
 /* ---- smcctl info ---- */
@@ -614,49 +103,47 @@ static void info_cb(const struct nlmsghdr *nlh, void *arg)
 {
 	const struct nlattr *tb[SMC_NLA_SYS_MAX + 1];
 	const struct nlattr *nest = smc_top(nlh, SMC_GEN_SYS_INFO);
-	char host[SMC_MAX_HOSTNAME_LEN + 1] = "";
+	char host[SMC_MAX_HOSTNAME_LEN + 1];
 	size_t n;
+	struct json j;
 
 	(void)arg;
 	if (!nest)
 		return;
 	parse_nested(tb, SMC_NLA_SYS_MAX, nest);
-	if (tb[SMC_NLA_SYS_LOCAL_HOST]) {
-		n = attr_len(tb[SMC_NLA_SYS_LOCAL_HOST]);
-		if (n > SMC_MAX_HOSTNAME_LEN)
-			n = SMC_MAX_HOSTNAME_LEN;
-		memcpy(host, attr_data(tb[SMC_NLA_SYS_LOCAL_HOST]), n);
-		host[n] = '\0';
-		/* blank padded as in the CLC messages; keep printable only */
-		for (n = strlen(host); n && host[n - 1] == ' '; n--)
-			host[n - 1] = '\0';
-		for (n = 0; host[n]; n++)
-			if (host[n] < 0x20 || host[n] > 0x7e || host[n] == '"' ||
-			    host[n] == '\\')
-				host[n] = '?';
-	}
-	if (json)
-		printf("{\"version\":%" PRIu64 ",\"release\":%" PRIu64
-		       ",\"smcr_v2\":%s,\"ism_v2\":%s,\"hostname\":\"%s\"}\n",
-		       attr_uint(tb[SMC_NLA_SYS_VER]),
-		       attr_uint(tb[SMC_NLA_SYS_REL]),
-		       attr_uint(tb[SMC_NLA_SYS_IS_SMCR_V2]) ? "true" : "false",
-		       attr_uint(tb[SMC_NLA_SYS_IS_ISM_V2]) ? "true" : "false",
-		       host);
-	else
+	attr_str(host, sizeof(host), tb[SMC_NLA_SYS_LOCAL_HOST]);
+	/* blank padded as in the CLC messages */
+	for (n = strlen(host); n && host[n - 1] == ' '; n--)
+		host[n - 1] = '\0';
+	if (opt.json) {
+		json_init(&j, stdout);
+		json_obj_open(&j, NULL);
+		json_u64(&j, "version", attr_uint(tb[SMC_NLA_SYS_VER]));
+		json_u64(&j, "release", attr_uint(tb[SMC_NLA_SYS_REL]));
+		json_bool(&j, "smcr_v2", attr_uint(tb[SMC_NLA_SYS_IS_SMCR_V2]));
+		json_bool(&j, "ism_v2", attr_uint(tb[SMC_NLA_SYS_IS_ISM_V2]));
+		json_str(&j, "hostname", host);
+		json_obj_close(&j);
+		putchar('\n');
+	} else {
 		printf("version %" PRIu64 " release %" PRIu64
 		       "  SMC-Rv2 %s  ISMv2 %s  hostname %s\n",
 		       attr_uint(tb[SMC_NLA_SYS_VER]),
 		       attr_uint(tb[SMC_NLA_SYS_REL]),
 		       attr_uint(tb[SMC_NLA_SYS_IS_SMCR_V2]) ? "yes" : "no",
 		       attr_uint(tb[SMC_NLA_SYS_IS_ISM_V2]) ? "yes" : "no",
-		       host);
+		       vis(host));
+	}
 }
 
-static int cmd_info(void)
+static int cmd_info(int argc, char **argv)
 {
-	int fd = nl_open(NETLINK_GENERIC);
+	int fd;
 
+	(void)argv;
+	if (argc)
+		die(EXIT_USAGE, "info: no arguments");
+	fd = nl_open(NETLINK_GENERIC);
 	smc_dump(fd, smc_family(fd), SMC_NETLINK_GET_SYS_INFO, info_cb, NULL);
 	close(fd);
 	return 0;
@@ -664,63 +151,87 @@ static int cmd_info(void)
 
 /* ---- smcctl devices ---- */
 
-/* a netlink string attribute, printable and JSON safe, at most len - 1 */
-static void attr_str(char *buf, size_t len, const struct nlattr *a)
-{
-	size_t n = 0, i;
-
-	if (a) {
-		n = attr_len(a);
-		if (n > len - 1)
-			n = len - 1;
-		memcpy(buf, attr_data(a), n);
-	}
-	buf[n] = '\0';
-	for (i = 0; buf[i]; i++)
-		if (buf[i] < 0x20 || buf[i] > 0x7e || buf[i] == '"' ||
-		    buf[i] == '\\')
-			buf[i] = '?';
-}
-
-struct dev_out {
+/* output collected until the dump succeeded: text lines or a JSON array */
+struct out {
 	unsigned int n;
-	FILE *f;		/* collects the output until the dump succeeded */
+	FILE *f;
+	struct json j;
+	char *buf;
+	size_t size;
 };
 
-static void dev_port(FILE *f, const char *name, const char *pci,
-		     unsigned int port, const struct nlattr *nest, bool first)
+static void out_open(struct out *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->f = open_memstream(&o->buf, &o->size);
+	if (!o->f)
+		die(EXIT_ERR, "open_memstream: %s", strerror(errno));
+	json_init(&o->j, o->f);
+	if (opt.json)
+		json_arr_open(&o->j, NULL);
+}
+
+/* the collected JSON array, or text lines */
+static const char *out_close(struct out *o)
+{
+	if (opt.json)
+		json_arr_close(&o->j);
+	fclose(o->f);
+	o->f = NULL;
+	return o->buf;
+}
+
+static void ifname_of(unsigned int ifindex, char *name)
+{
+	if (!ifindex || !if_indextoname(ifindex, name))
+		name[0] = '\0';
+}
+
+static void dev_port(struct out *o, const char *name, const char *pci,
+		     unsigned int port, const struct nlattr *nest)
 {
 	const struct nlattr *tb[SMC_NLA_DEV_PORT_MAX + 1];
 	char pnetid[16 + 1];		/* a PNET ID has at most 16 bytes */
-	char ifname[IF_NAMESIZE] = "";
+	char ifname[IF_NAMESIZE];
 	unsigned int ifindex;
 	bool active, user;
+	uint64_t links;
 
 	parse_nested(tb, SMC_NLA_DEV_PORT_MAX, nest);
 	attr_str(pnetid, sizeof(pnetid), tb[SMC_NLA_DEV_PORT_PNETID]);
 	ifindex = (unsigned int)attr_uint(tb[SMC_NLA_DEV_PORT_NETDEV]);
-	if (ifindex && !if_indextoname(ifindex, ifname))
-		ifname[0] = '\0';
+	ifname_of(ifindex, ifname);
 	active = attr_uint(tb[SMC_NLA_DEV_PORT_STATE]);
 	user = attr_uint(tb[SMC_NLA_DEV_PORT_PNET_USR]);
-	if (json) {
-		fprintf(f, "%s{\"port\":%u,\"active\":%s,\"ifindex\":%u,",
-			first ? "" : ",", port, active ? "true" : "false",
-			ifindex);
-		if (ifname[0])
-			fprintf(f, "\"netdev\":\"%s\",", ifname);
-		else
-			fprintf(f, "\"netdev\":null,");
-		fprintf(f, "\"pnetid\":\"%s\",\"pnetid_by_user\":%s,"
-			"\"links\":%" PRIu64 "}", pnetid,
-			user ? "true" : "false",
-			attr_uint(tb[SMC_NLA_DEV_PORT_LNK_CNT]));
+	links = attr_uint(tb[SMC_NLA_DEV_PORT_LNK_CNT]);
+	if (opt.json) {
+		json_obj_open(&o->j, NULL);
+		json_u64(&o->j, "port", port);
+		json_bool(&o->j, "active", active);
+		json_u64(&o->j, "ifindex", ifindex);
+		json_str(&o->j, "netdev", ifname[0] ? ifname : NULL);
+		json_str(&o->j, "pnetid", pnetid);
+		json_bool(&o->j, "pnetid_by_user", user);
+		json_u64(&o->j, "links", links);
+		json_obj_close(&o->j);
 		return;
 	}
-	fprintf(f, "%-16s %-14s %4u  %-8s %-16s %-16s%s %5" PRIu64 "\n",
-		name, pci, port, active ? "ACTIVE" : "INACTIVE",
-		ifname[0] ? ifname : "-", pnetid[0] ? pnetid : "-",
-		user ? "*" : " ", attr_uint(tb[SMC_NLA_DEV_PORT_LNK_CNT]));
+	fprintf(o->f, "%-16s %-14s %4u  %-8s %-16s %-16s%s %5" PRIu64 "\n",
+		vis(name), vis(pci), port, active ? "ACTIVE" : "INACTIVE",
+		ifname[0] ? vis(ifname) : "-", pnetid[0] ? vis(pnetid) : "-",
+		user ? "*" : " ", links);
+}
+
+/* a port passes --ibdev and --netdev */
+static bool port_match(const char *name, unsigned int port,
+		       const struct nlattr *nest)
+{
+	const struct nlattr *tb[SMC_NLA_DEV_PORT_MAX + 1];
+
+	if (!ib_match(name, port))
+		return false;
+	parse_nested(tb, SMC_NLA_DEV_PORT_MAX, nest);
+	return netdev_match((unsigned int)attr_uint(tb[SMC_NLA_DEV_PORT_NETDEV]));
 }
 
 static void dev_cb(const struct nlmsghdr *nlh, void *arg)
@@ -728,8 +239,8 @@ static void dev_cb(const struct nlmsghdr *nlh, void *arg)
 	const struct nlattr *nest = smc_top(nlh, SMC_GEN_DEV_SMCR);
 	const struct nlattr *tb[SMC_NLA_DEV_MAX + 1];
 	char name[IB_DEVICE_NAME_MAX], pci[SMC_PCI_ID_STR_LEN + 1];
-	struct dev_out *out = arg;
-	bool first = true;
+	struct out *o = arg;
+	bool any = false;
 	int i;
 
 	if (!nest)
@@ -737,56 +248,77 @@ static void dev_cb(const struct nlmsghdr *nlh, void *arg)
 	parse_nested(tb, SMC_NLA_DEV_MAX, nest);
 	attr_str(name, sizeof(name), tb[SMC_NLA_DEV_IB_NAME]);
 	attr_str(pci, sizeof(pci), tb[SMC_NLA_DEV_PCI_ID]);
-	if (json) {
-		fprintf(out->f, "%s{\"name\":\"%s\",\"critical\":%s,",
-			out->n ? "," : "", name,
-			attr_uint(tb[SMC_NLA_DEV_IS_CRIT]) ? "true" : "false");
-		if (tb[SMC_NLA_DEV_PCI_ID])
-			fprintf(out->f, "\"pci\":{\"id\":\"%s\",\"vendor\":%"
-				PRIu64 ",\"device\":%" PRIu64 ",\"fid\":%"
-				PRIu64 ",\"pchid\":%" PRIu64 "},", pci,
-				attr_uint(tb[SMC_NLA_DEV_PCI_VENDOR]),
-				attr_uint(tb[SMC_NLA_DEV_PCI_DEVICE]),
-				attr_uint(tb[SMC_NLA_DEV_PCI_FID]),
-				attr_uint(tb[SMC_NLA_DEV_PCI_CHID]));
-		else
-			fprintf(out->f, "\"pci\":null,");
-		fprintf(out->f, "\"ports\":[");
+	if (opt.ibdev && strcmp(name, opt.ibname))
+		return;
+	if (opt.ibport || opt.netdev) {
+		for (i = 0; i < 2; i++)
+			if (tb[SMC_NLA_DEV_PORT + i] &&
+			    port_match(name, i + 1, tb[SMC_NLA_DEV_PORT + i]))
+				any = true;
+		if (!any)
+			return;
 	}
+	if (opt.json) {
+		json_obj_open(&o->j, NULL);
+		json_str(&o->j, "name", name);
+		json_bool(&o->j, "critical", attr_uint(tb[SMC_NLA_DEV_IS_CRIT]));
+		if (tb[SMC_NLA_DEV_PCI_ID]) {
+			json_obj_open(&o->j, "pci");
+			json_str(&o->j, "id", pci);
+			json_u64(&o->j, "vendor",
+				 attr_uint(tb[SMC_NLA_DEV_PCI_VENDOR]));
+			json_u64(&o->j, "device",
+				 attr_uint(tb[SMC_NLA_DEV_PCI_DEVICE]));
+			json_u64(&o->j, "fid", attr_uint(tb[SMC_NLA_DEV_PCI_FID]));
+			json_u64(&o->j, "pchid",
+				 attr_uint(tb[SMC_NLA_DEV_PCI_CHID]));
+			json_obj_close(&o->j);
+		} else {
+			json_null(&o->j, "pci");
+		}
+		json_arr_open(&o->j, "ports");
+	}
+	any = false;
 	for (i = 0; i < 2; i++) {
 		if (!tb[SMC_NLA_DEV_PORT + i])
 			continue;
-		dev_port(out->f, name, pci[0] ? pci : "-", i + 1,
-			 tb[SMC_NLA_DEV_PORT + i], first);
-		first = false;
+		if ((opt.ibport || opt.netdev) &&
+		    !port_match(name, i + 1, tb[SMC_NLA_DEV_PORT + i]))
+			continue;
+		dev_port(o, name, pci[0] ? pci : "-", i + 1,
+			 tb[SMC_NLA_DEV_PORT + i]);
+		any = true;
 	}
-	if (json)
-		fprintf(out->f, "]}");
-	else if (first)		/* no port at all */
-		fprintf(out->f, "%-16s %-14s %4s\n", name, pci[0] ? pci : "-",
-			"-");
-	out->n++;
+	if (opt.json) {
+		json_arr_close(&o->j);
+		json_obj_close(&o->j);
+	} else if (!any) {	/* no port at all */
+		fprintf(o->f, "%-16s %-14s %4s\n", vis(name),
+			pci[0] ? vis(pci) : "-", "-");
+	}
+	o->n++;
 }
 
-static int cmd_devices(void)
+static int cmd_devices(int argc, char **argv)
 {
-	int fd = nl_open(NETLINK_GENERIC);
-	struct dev_out out = { 0, NULL };
-	char *lines = NULL;
-	size_t size = 0;
+	const char *lines;
+	struct out o;
+	int fd;
 
-	out.f = open_memstream(&lines, &size);
-	if (!out.f)
-		die(1, "open_memstream: %s", strerror(errno));
-	smc_dump(fd, smc_family(fd), SMC_NETLINK_GET_DEV_SMCR, dev_cb, &out);
-	fclose(out.f);
-	if (json)
-		printf("{\"devices\":[%s]}\n", lines);
+	(void)argv;
+	if (argc)
+		die(EXIT_USAGE, "devices: no arguments");
+	fd = nl_open(NETLINK_GENERIC);
+	out_open(&o);
+	smc_dump(fd, smc_family(fd), SMC_NETLINK_GET_DEV_SMCR, dev_cb, &o);
+	lines = out_close(&o);
+	if (opt.json)
+		printf("{\"devices\":%s}\n", lines);
 	else
 		printf("%-16s %-14s %4s  %-8s %-16s %-17s %5s\n%s", "Device",
 		       "PCI ID", "Port", "State", "Net-Dev", "PNET ID", "Links",
 		       lines);
-	free(lines);
+	free(o.buf);
 	close(fd);
 	return 0;
 }
@@ -835,7 +367,7 @@ static void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n);
 	if (!p)
-		die(1, "%s", "out of memory");
+		die(EXIT_ERR, "out of memory");
 	return p;
 }
 
@@ -1021,126 +553,200 @@ static const char *lgr_peer(const struct lgr_ent *g)
 	return g->nlinks ? g->links[0].peer_gid : "";
 }
 
-static void json_lgr(const struct lgr_ent *g, bool first)
+static bool link_match(const struct lgr_ent *g, const struct link_ent *k)
 {
-	printf("%s{\"id\":%" PRIu32 ",\"id_hex\":\"%08" PRIx32 "\","
-	       "\"role\":\"%s\",\"type\":\"%s\",\"type_num\":%u,"
-	       "\"version\":%u,\"release\":%u,\"conns\":%" PRIu32 ","
-	       "\"links\":%u,\"peer_gid\":\"%s\",\"peer_host\":\"%s\","
-	       "\"peer_os\":%u,\"neg_eid\":\"%s\",\"vlan\":%u,\"pnetid\":\"%s\","
-	       "\"net_cookie\":%" PRIu64 ",\"buf_type\":%u,"
-	       "\"sndbuf_bytes\":%" PRIu64 ",\"rmb_bytes\":%" PRIu64 ",",
-	       first ? "" : ",", g->id, g->id, role_name(g->role),
-	       lgr_type_name(g->type), g->type, g->version, g->release,
-	       g->conns, g->nlinks, lgr_peer(g), g->peer_host, g->peer_os,
-	       g->neg_eid, g->vlan, g->pnetid, g->net_cookie, g->buf_type,
-	       g->sndbuf_bytes, g->rmb_bytes);
-	/* extensions agreed: null from a module without them (Linux) */
-	if (g->vx < 0)
-		printf("\"extensions\":null,");
-	else
-		printf("\"extensions\":[%s],",
-		       g->vx & SMC_VX_WIMM ? "\"wimm\"" : "");
-	if (g->v2)
-		printf("\"max_conns\":%u,\"max_links\":%u,\"direct\":%s}",
-		       g->max_conns, g->max_links,
-		       g->direct < 0 ? "null" : g->direct ? "true" : "false");
-	else
-		printf("\"max_conns\":null,\"max_links\":null,\"direct\":null}");
+	if (opt.have_lgr && g->id != opt.lgr)
+		return false;
+	return ib_match(k->ibdev, k->port) && netdev_match(k->ifindex);
 }
 
-static int cmd_linkgroups(void)
+/* a link group passes the filters: its id, and one link for the others */
+static bool lgr_match(const struct lgr_ent *g)
+{
+	unsigned int i;
+
+	if (opt.have_lgr && g->id != opt.lgr)
+		return false;
+	if (!opt.ibdev && !opt.netdev)
+		return true;
+	for (i = 0; i < g->nlinks; i++)
+		if (link_match(g, &g->links[i]))
+			return true;
+	return false;
+}
+
+/* "-" for an empty PNET ID in the tables */
+static const char *pnet_txt(const char *id)
+{
+	return id[0] ? vis(id) : "-";
+}
+
+static void json_lgr(struct json *j, const struct lgr_ent *g)
+{
+	json_obj_open(j, NULL);
+	json_u64(j, "id", g->id);
+	json_strf(j, "id_hex", "%08" PRIx32, g->id);
+	json_str(j, "role", role_name(g->role));
+	json_str(j, "type", lgr_type_name(g->type));
+	json_u64(j, "type_num", g->type);
+	json_u64(j, "version", g->version);
+	json_u64(j, "release", g->release);
+	json_u64(j, "conns", g->conns);
+	json_u64(j, "links", g->nlinks);
+	json_str(j, "peer_gid", lgr_peer(g));
+	json_str(j, "peer_host", g->peer_host);
+	json_u64(j, "peer_os", g->peer_os);
+	json_str(j, "neg_eid", g->neg_eid);
+	json_u64(j, "vlan", g->vlan);
+	json_str(j, "pnetid", g->pnetid);
+	json_u64(j, "net_cookie", g->net_cookie);
+	json_u64(j, "buf_type", g->buf_type);
+	json_u64(j, "sndbuf_bytes", g->sndbuf_bytes);
+	json_u64(j, "rmb_bytes", g->rmb_bytes);
+	/* extensions agreed: null from a module without them (Linux) */
+	if (g->vx < 0) {
+		json_null(j, "extensions");
+	} else {
+		json_arr_open(j, "extensions");
+		if (g->vx & SMC_VX_WIMM)
+			json_str(j, NULL, "wimm");
+		json_arr_close(j);
+	}
+	if (g->v2) {
+		json_u64(j, "max_conns", g->max_conns);
+		json_u64(j, "max_links", g->max_links);
+		if (g->direct < 0)
+			json_null(j, "direct");
+		else
+			json_bool(j, "direct", g->direct);
+	} else {
+		json_null(j, "max_conns");
+		json_null(j, "max_links");
+		json_null(j, "direct");
+	}
+	json_obj_close(j);
+}
+
+static int cmd_linkgroups(int argc, char **argv)
 {
 	int fd = nl_open(NETLINK_GENERIC);
 	struct lgr_list l;
 	const struct lgr_ent *g;
 	unsigned int i;
+	struct json j;
 	int err;
 
+	(void)argv;
+	if (argc)
+		die(EXIT_USAGE, "linkgroups: no arguments (--lgr ID filters)");
 	err = get_lgrs(fd, smc_family(fd), &l);
 	if (err)
-		die(1, "link group dump failed: %s", strerror(err));
-	if (json)
-		printf("{\"linkgroups\":[");
-	else
-		printf("%-8s %-6s %-16s %-3s %5s %5s %s\n", "LG-ID", "Role",
-		       "Type", "Ver", "Conns", "Links", "Peer");
+		die(EXIT_ERR, "link group dump failed: %s", strerror(err));
+	json_init(&j, stdout);
+	if (opt.json) {
+		json_obj_open(&j, NULL);
+		json_arr_open(&j, "linkgroups");
+	} else {
+		printf("%-8s %-6s %-16s %-3s %5s %5s %4s %-16s %s\n", "LG-ID",
+		       "Role", "Type", "Ver", "Conns", "Links", "VLAN",
+		       "PNET ID", "Peer");
+	}
 	for (i = 0; i < l.n; i++) {
 		g = &l.lgr[i];
-		if (json) {
-			json_lgr(g, !i);
+		if (!lgr_match(g))
+			continue;
+		if (opt.json) {
+			json_lgr(&j, g);
 			continue;
 		}
-		printf("%08" PRIx32 " %-6s %-16s %u.%u %5" PRIu32 " %5u %s%s%s%s%s\n",
+		printf("%08" PRIx32 " %-6s %-16s %u.%u %5" PRIu32 " %5u %4u %-16s %s%s%s%s%s\n",
 		       g->id, role_name(g->role), lgr_type_name(g->type),
-		       g->version, g->release, g->conns, g->nlinks,
-		       g->nlinks ? lgr_peer(g) : "-",
-		       g->peer_host[0] ? " (" : "", g->peer_host,
+		       g->version, g->release, g->conns, g->nlinks, g->vlan,
+		       pnet_txt(g->pnetid), g->nlinks ? vis(lgr_peer(g)) : "-",
+		       g->peer_host[0] ? " (" : "", vis(g->peer_host),
 		       g->peer_host[0] ? ")" : "",
 		       g->vx > 0 && g->vx & SMC_VX_WIMM ? " [wimm]" : "");
 	}
-	if (json)
-		printf("]}\n");
+	if (opt.json) {
+		json_arr_close(&j);
+		json_obj_close(&j);
+		putchar('\n');
+	}
 	free_lgrs(&l);
 	close(fd);
 	return 0;
 }
 
-static int cmd_links(void)
+static int cmd_links(int argc, char **argv)
 {
 	int fd = nl_open(NETLINK_GENERIC);
 	char ifname[IF_NAMESIZE];
 	const struct link_ent *k;
 	const struct lgr_ent *g;
-	unsigned int i, j, n = 0;
 	struct lgr_list l;
+	unsigned int i, m;
+	struct json j;
 	int err;
 
+	(void)argv;
+	if (argc)
+		die(EXIT_USAGE, "links: no arguments (--lgr ID filters)");
 	err = get_lgrs(fd, smc_family(fd), &l);
 	if (err)
-		die(1, "link dump failed: %s", strerror(err));
-	if (json)
-		printf("{\"links\":[");
-	else
-		printf("%-8s %4s %-10s %-12s %4s %-10s %5s %s\n", "LG-ID", "Link",
-		       "State", "Device", "Port", "Net-Dev", "Conns",
-		       "GID -> Peer GID");
+		die(EXIT_ERR, "link dump failed: %s", strerror(err));
+	json_init(&j, stdout);
+	if (opt.json) {
+		json_obj_open(&j, NULL);
+		json_arr_open(&j, "links");
+	} else {
+		printf("%-8s %4s %-10s %-12s %4s %-10s %5s %4s %-16s %s\n",
+		       "LG-ID", "Link", "State", "Device", "Port", "Net-Dev",
+		       "Conns", "VLAN", "PNET ID", "GID -> Peer GID");
+	}
 	for (i = 0; i < l.n; i++) {
 		g = &l.lgr[i];
-		for (j = 0; j < g->nlinks; j++) {
-			k = &g->links[j];
-			if (!k->ifindex || !if_indextoname(k->ifindex, ifname))
-				ifname[0] = '\0';
-			if (!json) {
-				printf("%08" PRIx32 " %4u %-10s %-12s %4u %-10s %5u %s -> %s\n",
+		for (m = 0; m < g->nlinks; m++) {
+			k = &g->links[m];
+			if (!link_match(g, k))
+				continue;
+			ifname_of(k->ifindex, ifname);
+			if (!opt.json) {
+				printf("%08" PRIx32 " %4u %-10s %-12s %4u %-10s %5u %4u %-16s %s -> %s\n",
 				       g->id, k->link_id,
-				       link_state_name(k->state), k->ibdev,
-				       k->port, ifname[0] ? ifname : "-",
-				       k->conns, k->gid, k->peer_gid);
+				       link_state_name(k->state), vis(k->ibdev),
+				       k->port, ifname[0] ? vis(ifname) : "-",
+				       k->conns, g->vlan, pnet_txt(g->pnetid),
+				       vis(k->gid), vis(k->peer_gid));
 				continue;
 			}
-			printf("%s{\"lgr_id\":%" PRIu32 ",\"lgr_id_hex\":\"%08"
-			       PRIx32 "\",\"role\":\"%s\",\"link_id\":%u,"
-			       "\"state\":\"%s\",\"state_num\":%u,"
-			       "\"ibdev\":\"%s\",\"ibport\":%u,\"ifindex\":%u,",
-			       n ? "," : "", g->id, g->id, role_name(g->role),
-			       k->link_id, link_state_name(k->state), k->state,
-			       k->ibdev, k->port, k->ifindex);
-			if (ifname[0])
-				printf("\"netdev\":\"%s\",", ifname);
-			else
-				printf("\"netdev\":null,");
-			printf("\"gid\":\"%s\",\"peer_gid\":\"%s\","
-			       "\"link_uid\":%" PRIu32 ",\"peer_link_uid\":%"
-			       PRIu32 ",\"conns\":%u,\"tx_wimm\":%" PRIu64
-			       ",\"rx_wimm\":%" PRIu64 "}", k->gid, k->peer_gid,
-			       k->uid, k->peer_uid, k->conns, k->tx_wimm,
-			       k->rx_wimm);
-			n++;
+			json_obj_open(&j, NULL);
+			json_u64(&j, "lgr_id", g->id);
+			json_strf(&j, "lgr_id_hex", "%08" PRIx32, g->id);
+			json_str(&j, "role", role_name(g->role));
+			json_u64(&j, "link_id", k->link_id);
+			json_str(&j, "state", link_state_name(k->state));
+			json_u64(&j, "state_num", k->state);
+			json_str(&j, "ibdev", k->ibdev);
+			json_u64(&j, "ibport", k->port);
+			json_u64(&j, "ifindex", k->ifindex);
+			json_str(&j, "netdev", ifname[0] ? ifname : NULL);
+			json_str(&j, "gid", k->gid);
+			json_str(&j, "peer_gid", k->peer_gid);
+			json_u64(&j, "link_uid", k->uid);
+			json_u64(&j, "peer_link_uid", k->peer_uid);
+			json_u64(&j, "conns", k->conns);
+			json_u64(&j, "tx_wimm", k->tx_wimm);
+			json_u64(&j, "rx_wimm", k->rx_wimm);
+			json_u64(&j, "vlan", g->vlan);
+			json_str(&j, "pnetid", g->pnetid);
+			json_obj_close(&j);
 		}
 	}
-	if (json)
-		printf("]}\n");
+	if (opt.json) {
+		json_arr_close(&j);
+		json_obj_close(&j);
+		putchar('\n');
+	}
 	free_lgrs(&l);
 	close(fd);
 	return 0;
@@ -1149,9 +755,10 @@ static int cmd_links(void)
 /* ---- smcctl connections ---- */
 
 struct conn_out {
-	unsigned int n;
-	FILE *f;		/* collects the lines until the dump succeeded */
+	struct out o;
 	const struct lgr_list *lgrs;	/* to find a connection's lgr id */
+	uint64_t ino;			/* sock_lookup(): the one wanted */
+	struct sock_info *si;		/* ... and what it found */
 };
 
 /*
@@ -1173,22 +780,23 @@ static void fmt_addr(char *buf, size_t len, bool v4, const __be32 *addr)
 /*
  * The link group of a connection: the one whose role is @role and which
  * has the link of @li (device, port, link id, both GIDs).  NULL unless
- * exactly one matches.
+ * exactly one matches; *@link is its link.
  */
 static const struct lgr_ent *conn_lgr(const struct lgr_list *l, unsigned int role,
 				      const struct smc_diag_linkinfo *li,
 				      const char *ibname, const char *gid,
-				      const char *peer_gid)
+				      const char *peer_gid,
+				      const struct link_ent **link)
 {
 	const struct lgr_ent *found = NULL;
 	const struct link_ent *k;
-	unsigned int i, j;
+	unsigned int i, m;
 
 	for (i = 0; l && i < l->n; i++) {
 		if (l->lgr[i].role != role)
 			continue;
-		for (j = 0; j < l->lgr[i].nlinks; j++) {
-			k = &l->lgr[i].links[j];
+		for (m = 0; m < l->lgr[i].nlinks; m++) {
+			k = &l->lgr[i].links[m];
 			if (k->link_id != li->link_id || k->port != li->ibport ||
 			    strcmp(k->ibdev, ibname) || strcmp(k->gid, gid) ||
 			    strcmp(k->peer_gid, peer_gid))
@@ -1196,111 +804,191 @@ static const struct lgr_ent *conn_lgr(const struct lgr_list *l, unsigned int rol
 			if (found && found != &l->lgr[i])
 				return NULL;
 			found = &l->lgr[i];
+			*link = k;
 		}
 	}
 	return found;
 }
 
-/* a fixed-size text field of a diag structure, printable and JSON safe */
+/* a fixed-size text field of a diag structure, up to its first NUL */
 static void diag_str(char *buf, size_t len, const __u8 *src, size_t n)
 {
-	size_t i;
-
 	if (n > len - 1)
 		n = len - 1;
 	memcpy(buf, src, n);
 	buf[n] = '\0';
-	for (i = 0; buf[i]; i++)
-		if (buf[i] < 0x20 || buf[i] > 0x7e || buf[i] == '"' ||
-		    buf[i] == '\\')
-			buf[i] = '?';
 }
 
-/* one cursor: text "NAME WRAP:COUNT", JSON ",\"NAME\":{...}" */
-static void put_curs(FILE *f, const char *name,
+/* one cursor: text "NAME WRAP:COUNT", JSON "NAME":{...} */
+static void put_curs(struct out *o, const char *name,
 		     const struct smc_diag_cursor *c)
 {
-	if (json)
-		fprintf(f, ",\"%s\":{\"wrap\":%u,\"count\":%u}", name,
-			(unsigned int)c->wrap, (unsigned int)c->count);
-	else
-		fprintf(f, " %s %u:%u", name, (unsigned int)c->wrap,
+	if (opt.json) {
+		json_obj_open(&o->j, name);
+		json_u64(&o->j, "wrap", c->wrap);
+		json_u64(&o->j, "count", c->count);
+		json_obj_close(&o->j);
+	} else {
+		fprintf(o->f, " %s %u:%u", name, (unsigned int)c->wrap,
 			(unsigned int)c->count);
+	}
 }
 
-static void put_cursors(FILE *f, const struct smc_diag_conninfo *ci)
+static void put_cursors(struct out *o, const struct smc_diag_conninfo *ci)
 {
-	put_curs(f, "rx_prod", &ci->rx_prod);
-	put_curs(f, "rx_cons", &ci->rx_cons);
-	put_curs(f, "tx_prod", &ci->tx_prod);
-	put_curs(f, "tx_cons", &ci->tx_cons);
-	put_curs(f, "tx_prep", &ci->tx_prep);
-	put_curs(f, "tx_sent", &ci->tx_sent);
-	put_curs(f, "tx_fin", &ci->tx_fin);
+	put_curs(o, "rx_prod", &ci->rx_prod);
+	put_curs(o, "rx_cons", &ci->rx_cons);
+	put_curs(o, "tx_prod", &ci->tx_prod);
+	put_curs(o, "tx_cons", &ci->tx_cons);
+	put_curs(o, "tx_prep", &ci->tx_prep);
+	put_curs(o, "tx_sent", &ci->tx_sent);
+	put_curs(o, "tx_fin", &ci->tx_fin);
+}
+
+/* what a socket's SMC-R attributes say, and where that is */
+struct conn_smcr {
+	bool have_ci, have_li;
+	struct smc_diag_conninfo ci;
+	struct smc_diag_lgrinfo li;
+	char ibname[IB_DEVICE_NAME_MAX + 1], gid[41], peer_gid[41];
+	const struct lgr_ent *g;	/* NULL: not found */
+	const struct link_ent *k;	/* g's link */
+};
+
+static void conn_smcr_get(struct conn_smcr *s, const struct lgr_list *lgrs,
+			  const struct nlattr *cattr, const struct nlattr *lattr)
+{
+	memset(s, 0, sizeof(*s));
+	s->have_ci = cattr && attr_len(cattr) >= sizeof(s->ci);
+	if (!s->have_ci)
+		return;
+	memcpy(&s->ci, attr_data(cattr), sizeof(s->ci));
+	s->have_li = lattr && attr_len(lattr) >= sizeof(s->li);
+	if (!s->have_li)
+		return;
+	memcpy(&s->li, attr_data(lattr), sizeof(s->li));
+	diag_str(s->ibname, sizeof(s->ibname), s->li.lnk[0].ibname,
+		 sizeof(s->li.lnk[0].ibname));
+	diag_str(s->gid, sizeof(s->gid), s->li.lnk[0].gid,
+		 sizeof(s->li.lnk[0].gid));
+	diag_str(s->peer_gid, sizeof(s->peer_gid), s->li.lnk[0].peer_gid,
+		 sizeof(s->li.lnk[0].peer_gid));
+	s->g = conn_lgr(lgrs, s->li.role, &s->li.lnk[0], s->ibname, s->gid,
+			s->peer_gid, &s->k);
+}
+
+/* an SMC-R connection passes --netdev, --ibdev and --lgr */
+static bool conn_match(const struct conn_smcr *s)
+{
+	if (!link_filters())
+		return true;
+	if (!s->have_li)
+		return false;
+	if (!ib_match(s->ibname, s->li.lnk[0].ibport))
+		return false;
+	if (opt.have_lgr && (!s->g || s->g->id != opt.lgr))
+		return false;
+	return !opt.netdev || (s->k && netdev_match(s->k->ifindex));
 }
 
 /* the SMC-R part of a connection: "smcr":{...} or "smcr":null */
-static void conn_smcr(FILE *f, const struct lgr_list *lgrs,
-		      const struct nlattr *cattr, const struct nlattr *lattr)
+static void conn_smcr_put(struct out *o, const struct conn_smcr *s)
 {
-	char ibname[IB_DEVICE_NAME_MAX + 1], gid[41], peer_gid[41];
-	const struct lgr_ent *g = NULL;
-	struct smc_diag_conninfo ci;
-	struct smc_diag_lgrinfo li;
-	bool have_li;
+	const struct smc_diag_conninfo *ci = &s->ci;
+	const struct lgr_ent *g = s->g;
+	struct json *j = &o->j;
 
-	if (!cattr || attr_len(cattr) < sizeof(ci)) {
-		if (json)
-			fprintf(f, ",\"smcr\":null");
+	if (!s->have_ci) {
+		if (opt.json)
+			json_null(j, "smcr");
 		return;
 	}
-	memcpy(&ci, attr_data(cattr), sizeof(ci));
-	have_li = lattr && attr_len(lattr) >= sizeof(li);
-	if (have_li) {
-		memcpy(&li, attr_data(lattr), sizeof(li));
-		diag_str(ibname, sizeof(ibname), li.lnk[0].ibname,
-			 sizeof(li.lnk[0].ibname));
-		diag_str(gid, sizeof(gid), li.lnk[0].gid, sizeof(li.lnk[0].gid));
-		diag_str(peer_gid, sizeof(peer_gid), li.lnk[0].peer_gid,
-			 sizeof(li.lnk[0].peer_gid));
-		g = conn_lgr(lgrs, li.role, &li.lnk[0], ibname, gid, peer_gid);
-	}
-	if (!json) {
+	if (!opt.json) {
 		if (g)
-			fprintf(f, "  smcr lgr %08" PRIx32, g->id);
+			fprintf(o->f, "  smcr lgr %08" PRIx32, g->id);
 		else
-			fprintf(f, "  smcr lgr -");
-		if (have_li)
-			fprintf(f, " link %u %s %s/%u", li.lnk[0].link_id,
-				role_name(li.role), ibname, li.lnk[0].ibport);
-		fprintf(f, " token %u sndbuf %u rmbe %u peer_rmbe %u", ci.token,
-			ci.sndbuf_size, ci.rmbe_size, ci.peer_rmbe_size);
-		put_cursors(f, &ci);
-		fputc('\n', f);
+			fprintf(o->f, "  smcr lgr -");
+		if (s->have_li)
+			fprintf(o->f, " link %u %s %s/%u", s->li.lnk[0].link_id,
+				role_name(s->li.role), vis(s->ibname),
+				s->li.lnk[0].ibport);
+		fprintf(o->f, " token %u sndbuf %u rmbe %u peer_rmbe %u",
+			ci->token, ci->sndbuf_size, ci->rmbe_size,
+			ci->peer_rmbe_size);
+		put_cursors(o, ci);
+		if (g)
+			fprintf(o->f, " vlan %u pnetid %s", g->vlan,
+				pnet_txt(g->pnetid));
+		fputc('\n', o->f);
 		return;
 	}
-	fprintf(f, ",\"smcr\":{");
-	if (g)
-		fprintf(f, "\"lgr_id\":%" PRIu32 ",\"lgr_id_hex\":\"%08" PRIx32
-			"\",", g->id, g->id);
-	else
-		fprintf(f, "\"lgr_id\":null,\"lgr_id_hex\":null,");
-	if (have_li)
-		fprintf(f, "\"role\":\"%s\",\"link_id\":%u,\"ibdev\":\"%s\","
-			"\"ibport\":%u,\"gid\":\"%s\",\"peer_gid\":\"%s\",",
-			role_name(li.role), li.lnk[0].link_id, ibname,
-			li.lnk[0].ibport, gid, peer_gid);
-	else
-		fprintf(f, "\"role\":null,\"link_id\":null,\"ibdev\":null,"
-			"\"ibport\":null,\"gid\":null,\"peer_gid\":null,");
-	fprintf(f, "\"token\":%u,\"sndbuf_size\":%u,\"rmbe_size\":%u,",
-		ci.token, ci.sndbuf_size, ci.rmbe_size);
-	fprintf(f, "\"peer_rmbe_size\":%u", ci.peer_rmbe_size);
-	put_cursors(f, &ci);
-	fprintf(f, ",\"rx_prod_flags\":%u,\"rx_conn_state_flags\":%u",
-		ci.rx_prod_flags, ci.rx_conn_state_flags);
-	fprintf(f, ",\"tx_prod_flags\":%u,\"tx_conn_state_flags\":%u}",
-		ci.tx_prod_flags, ci.tx_conn_state_flags);
+	json_obj_open(j, "smcr");
+	if (g) {
+		json_u64(j, "lgr_id", g->id);
+		json_strf(j, "lgr_id_hex", "%08" PRIx32, g->id);
+	} else {
+		json_null(j, "lgr_id");
+		json_null(j, "lgr_id_hex");
+	}
+	if (s->have_li) {
+		json_str(j, "role", role_name(s->li.role));
+		json_u64(j, "link_id", s->li.lnk[0].link_id);
+		json_str(j, "ibdev", s->ibname);
+		json_u64(j, "ibport", s->li.lnk[0].ibport);
+		json_str(j, "gid", s->gid);
+		json_str(j, "peer_gid", s->peer_gid);
+	} else {
+		json_null(j, "role");
+		json_null(j, "link_id");
+		json_null(j, "ibdev");
+		json_null(j, "ibport");
+		json_null(j, "gid");
+		json_null(j, "peer_gid");
+	}
+	json_u64(j, "token", ci->token);
+	json_u64(j, "sndbuf_size", ci->sndbuf_size);
+	json_u64(j, "rmbe_size", ci->rmbe_size);
+	json_u64(j, "peer_rmbe_size", ci->peer_rmbe_size);
+	put_cursors(o, ci);
+	json_u64(j, "rx_prod_flags", ci->rx_prod_flags);
+	json_u64(j, "rx_conn_state_flags", ci->rx_conn_state_flags);
+	json_u64(j, "tx_prod_flags", ci->tx_prod_flags);
+	json_u64(j, "tx_conn_state_flags", ci->tx_conn_state_flags);
+	if (g) {
+		json_u64(j, "vlan", g->vlan);
+		json_str(j, "pnetid", g->pnetid);
+	} else {
+		json_null(j, "vlan");
+		json_null(j, "pnetid");
+	}
+	json_obj_close(j);
+}
+
+static void sock_info_fill(struct sock_info *si, const struct smc_diag_msg *r,
+			   const struct smc_diag_fallback *fb,
+			   const struct conn_smcr *s, const char *lstr,
+			   const char *pstr)
+{
+	memset(si, 0, sizeof(*si));
+	si->state = r->diag_state;
+	si->mode = r->diag_mode;
+	si->reason = fb->reason;
+	si->peer_diag = fb->peer_diagnosis;
+	snprintf(si->local, sizeof(si->local), "%s", lstr);
+	snprintf(si->peer, sizeof(si->peer), "%s", pstr);
+	si->smcr = s->have_ci;
+	if (s->have_li) {
+		snprintf(si->ibdev, sizeof(si->ibdev), "%s", s->ibname);
+		si->ibport = s->li.lnk[0].ibport;
+	}
+	if (s->g) {
+		si->lgr_known = true;
+		si->lgr_id = s->g->id;
+		si->version = s->g->version;
+		si->release = s->g->release;
+		if (s->k)
+			ifname_of(s->k->ifindex, si->netdev);
+	}
 }
 
 static void conn_cb(const struct nlmsghdr *nlh, void *arg)
@@ -1310,16 +998,26 @@ static void conn_cb(const struct nlmsghdr *nlh, void *arg)
 	struct smc_diag_fallback fb = { 0, 0 };
 	char laddr[INET6_ADDRSTRLEN], paddr[INET6_ADDRSTRLEN];
 	char lstr[INET6_ADDRSTRLEN + 8], pstr[INET6_ADDRSTRLEN + 8];
-	struct conn_out *out = arg;
+	struct conn_out *c = arg;
+	struct out *o = &c->o;
+	struct json *j = &o->j;
 	unsigned int lport, pport;
+	struct conn_smcr s;
 	bool v4;
 
 	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*r)))
+		return;
+	if (c->si && r->diag_inode != c->ino)
 		return;
 	parse_attrs(tb, SMC_DIAG_MAX, r + 1,
 		    nlh->nlmsg_len - NLMSG_LENGTH(sizeof(*r)));
 	if (tb[SMC_DIAG_FALLBACK] && attr_len(tb[SMC_DIAG_FALLBACK]) >= sizeof(fb))
 		memcpy(&fb, attr_data(tb[SMC_DIAG_FALLBACK]), sizeof(fb));
+	conn_smcr_get(&s, c->lgrs, tb[SMC_DIAG_CONNINFO], tb[SMC_DIAG_LGRINFO]);
+	if (!c->si && opt.listening && r->diag_state != SMC_STATE_LISTEN)
+		return;
+	if (!c->si && !conn_match(&s))
+		return;
 	v4 = is_v4(&r->id);
 	fmt_addr(laddr, sizeof(laddr), v4, r->id.idiag_src);
 	fmt_addr(paddr, sizeof(paddr), v4, r->id.idiag_dst);
@@ -1327,88 +1025,182 @@ static void conn_cb(const struct nlmsghdr *nlh, void *arg)
 	pport = ntohs(r->id.idiag_dport);
 	snprintf(lstr, sizeof(lstr), v4 ? "%s:%u" : "[%s]:%u", laddr, lport);
 	snprintf(pstr, sizeof(pstr), v4 ? "%s:%u" : "[%s]:%u", paddr, pport);
+	if (c->si) {
+		sock_info_fill(c->si, r, &fb, &s, lstr, pstr);
+		o->n++;
+		return;
+	}
 
-	if (json) {
-		fprintf(out->f, "%s{\"state\":\"%s\",\"state_num\":%u,\"mode\":\"%s\","
-		       "\"family\":\"%s\",\"local\":\"%s\",\"peer\":\"%s\","
-		       "\"local_addr\":\"%s\",\"local_port\":%u,"
-		       "\"peer_addr\":\"%s\",\"peer_port\":%u,"
-		       "\"uid\":%u,\"inode\":%llu,"
-		       "\"fallback_reason\":%u,\"fallback_reason_hex\":\"0x%08x\","
-		       "\"fallback_reason_name\":\"%s\","
-		       "\"peer_diagnosis\":%u,\"peer_diagnosis_hex\":\"0x%08x\","
-		       "\"peer_diagnosis_name\":\"%s\"",
-		       out->n ? "," : "", state_name(r->diag_state),
-		       r->diag_state, mode_name(r->diag_mode),
-		       v4 ? "inet" : "inet6", lstr, pstr, laddr, lport, paddr,
-		       pport, r->diag_uid, (unsigned long long)r->diag_inode,
-		       fb.reason, fb.reason, reason_name(fb.reason),
-		       fb.peer_diagnosis, fb.peer_diagnosis,
-		       reason_name(fb.peer_diagnosis));
-		conn_smcr(out->f, out->lgrs, tb[SMC_DIAG_CONNINFO],
-			  tb[SMC_DIAG_LGRINFO]);
-		fputc('}', out->f);
+	if (opt.json) {
+		json_obj_open(j, NULL);
+		json_str(j, "state", state_name(r->diag_state));
+		json_u64(j, "state_num", r->diag_state);
+		json_str(j, "mode", mode_name(r->diag_mode));
+		json_str(j, "family", v4 ? "inet" : "inet6");
+		json_str(j, "local", lstr);
+		json_str(j, "peer", pstr);
+		json_str(j, "local_addr", laddr);
+		json_u64(j, "local_port", lport);
+		json_str(j, "peer_addr", paddr);
+		json_u64(j, "peer_port", pport);
+		json_u64(j, "uid", r->diag_uid);
+		json_u64(j, "inode", r->diag_inode);
+		json_u64(j, "fallback_reason", fb.reason);
+		json_strf(j, "fallback_reason_hex", "0x%08x", fb.reason);
+		json_str(j, "fallback_reason_name", smc_reason_name(fb.reason));
+		json_u64(j, "peer_diagnosis", fb.peer_diagnosis);
+		json_strf(j, "peer_diagnosis_hex", "0x%08x", fb.peer_diagnosis);
+		json_str(j, "peer_diagnosis_name",
+			 smc_reason_name(fb.peer_diagnosis));
+		conn_smcr_put(o, &s);
+		json_obj_close(j);
 	} else {
-		fprintf(out->f, "%-15s %5u %8llu %-24s %-24s %-4s 0x%08x %s",
+		fprintf(o->f, "%-15s %5u %8llu %-24s %-24s %-4s 0x%08x %s",
 			state_name(r->diag_state), r->diag_uid,
 			(unsigned long long)r->diag_inode, lstr, pstr,
 			mode_name(r->diag_mode), fb.reason,
-			fb.reason ? reason_name(fb.reason) : "-");
+			fb.reason ? smc_reason_name(fb.reason) : "-");
 		if (fb.peer_diagnosis)
-			fprintf(out->f, " (peer 0x%08x %s)", fb.peer_diagnosis,
-				reason_name(fb.peer_diagnosis));
-		fputc('\n', out->f);
-		conn_smcr(out->f, out->lgrs, tb[SMC_DIAG_CONNINFO],
-			  tb[SMC_DIAG_LGRINFO]);
+			fprintf(o->f, " (peer 0x%08x %s)", fb.peer_diagnosis,
+				smc_reason_name(fb.peer_diagnosis));
+		fputc('\n', o->f);
+		conn_smcr_put(o, &s);
 	}
-	out->n++;
+	o->n++;
 }
 
-static int cmd_connections(void)
+/* the AF_SMC sock_diag dump into @c; 0 or an errno */
+static int diag_dump(struct conn_out *c)
 {
 	struct {
 		struct nlmsghdr nlh;
 		struct smc_diag_req r;
 	} req;
-	struct conn_out out = { 0, NULL, NULL };
 	int fd = nl_open(NETLINK_SOCK_DIAG);
-	struct lgr_list lgrs = { 0, NULL };
-	char *lines = NULL;
-	size_t size = 0;
 	int err;
 
-	/* link groups first, to name the one of each SMC-R connection */
-	if (!get_lgrs_quiet(&lgrs))
-		out.lgrs = &lgrs;
 	memset(&req, 0, sizeof(req));
 	req.nlh.nlmsg_len = sizeof(req);
 	req.nlh.nlmsg_type = SOCK_DIAG_BY_FAMILY;
 	req.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	req.nlh.nlmsg_seq = seq_next++;
+	req.nlh.nlmsg_seq = nl_seq();
 	req.r.diag_family = AF_SMC;
 	req.r.diag_ext = (1 << (SMC_DIAG_CONNINFO - 1)) |
 			 (1 << (SMC_DIAG_LGRINFO - 1));
 	nl_send(fd, &req.nlh);
+	err = nl_recv(fd, req.nlh.nlmsg_seq, true, conn_cb, c);
+	close(fd);
+	return err;
+}
 
-	out.f = open_memstream(&lines, &size);
-	if (!out.f)
-		die(1, "open_memstream: %s", strerror(errno));
-	err = nl_recv(fd, req.nlh.nlmsg_seq, true, conn_cb, &out);
+int sock_lookup(uint64_t ino, struct sock_info *si)
+{
+	struct lgr_list lgrs;
+	struct conn_out c;
+	int err;
+
+	memset(&c, 0, sizeof(c));
+	if (!get_lgrs_quiet(&lgrs))
+		c.lgrs = &lgrs;
+	c.ino = ino;
+	c.si = si;
+	err = diag_dump(&c);
+	free_lgrs(&lgrs);
 	if (err == ENOENT)
-		die(EXIT_NOSMC, "%s",
+		return EAFNOSUPPORT;
+	if (err)
+		return err;
+	return c.o.n ? 0 : ENOENT;
+}
+
+static int cmd_connections(int argc, char **argv)
+{
+	struct lgr_list lgrs = { 0, NULL };
+	struct conn_out c;
+	const char *lines;
+	int err;
+
+	(void)argv;
+	if (argc)
+		die(EXIT_USAGE, "connections: no arguments");
+	memset(&c, 0, sizeof(c));
+	/* link groups first, to name the one of each SMC-R connection */
+	if (!get_lgrs_quiet(&lgrs))
+		c.lgrs = &lgrs;
+	out_open(&c.o);
+	err = diag_dump(&c);
+	if (err == ENOENT)
+		die(EXIT_NOSMC,
 		    "no sock_diag handler for AF_SMC: is the smc module loaded?");
 	if (err)
-		die(1, "AF_SMC sock_diag dump failed: %s", strerror(err));
-	fclose(out.f);
-	if (json)
-		printf("{\"connections\":[%s]}\n", lines);
+		die(EXIT_ERR, "AF_SMC sock_diag dump failed: %s", strerror(err));
+	lines = out_close(&c.o);
+	if (opt.json)
+		printf("{\"connections\":%s}\n", lines);
 	else
 		printf("%-15s %5s %8s %-24s %-24s %-4s %s\n%s", "State", "UID",
 		       "Inode", "Local Address", "Peer Address", "Mode",
 		       "Fallback", lines);
-	free(lines);
+	free(c.o.buf);
 	free_lgrs(&lgrs);
-	close(fd);
+	return 0;
+}
+
+/* ---- smcctl reasons ---- */
+
+static int cmd_reasons(int argc, char **argv)
+{
+	const struct smc_reason *r;
+	struct json j;
+	uint32_t code = 0;
+	bool one = false;
+	size_t i;
+	char *end;
+
+	if (argc > 1)
+		die(EXIT_USAGE, "reasons: at most one CODE");
+	if (argc == 1) {
+		errno = 0;
+		code = (uint32_t)strtoul(argv[0], &end, 16);
+		if (errno || *end || end == argv[0])
+			die(EXIT_USAGE, "reasons: %s is not a hex reason code",
+			    argv[0]);
+		one = true;
+		if (!smc_reason_find(code))
+			die(EXIT_ERR, "reasons: 0x%08" PRIx32
+			    " is not an SMC reason code", code);
+	}
+	json_init(&j, stdout);
+	if (opt.json) {
+		json_obj_open(&j, NULL);
+		json_arr_open(&j, "reasons");
+	}
+	for (i = 0; i < smc_reasons_n; i++) {
+		r = &smc_reasons[i];
+		if (one && r->code != code)
+			continue;
+		if (opt.json) {
+			json_obj_open(&j, NULL);
+			json_u64(&j, "reason", r->code);
+			json_strf(&j, "hex", "0x%08" PRIx32, r->code);
+			json_str(&j, "name", r->name);
+			json_str(&j, "meaning", r->meaning);
+			json_str(&j, "remedy", r->remedy);
+			json_bool(&j, "smcd_only", r->smcd);
+			json_bool(&j, "this_module", r->local);
+			json_obj_close(&j);
+			continue;
+		}
+		printf("0x%08" PRIx32 "  %-26s %s%s\n", r->code, r->name,
+		       r->meaning, r->smcd ? " (SMC-D)" : "");
+		if (one)
+			printf("  what to do: %s\n", r->remedy);
+	}
+	if (opt.json) {
+		json_arr_close(&j);
+		json_obj_close(&j);
+		putchar('\n');
+	}
 	return 0;
 }
 
@@ -1426,7 +1218,7 @@ static void pnet_put(struct pnet_req *r, uint16_t type, const void *data,
 	struct nlattr *a = (struct nlattr *)((char *)r + r->nlh.nlmsg_len);
 
 	if (r->nlh.nlmsg_len + NLA_ALIGN(NLA_HDRLEN + len) > sizeof(*r))
-		die(64, "%s", "pnet: arguments too long");
+		die(EXIT_USAGE, "pnet: arguments too long");
 	a->nla_type = type;
 	a->nla_len = NLA_HDRLEN + len;
 	memcpy((char *)a + NLA_HDRLEN, data, len);
@@ -1449,11 +1241,11 @@ static int pnet_family(int fd)
 	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &on, sizeof(on));
 	err = family_lookup_name(fd, SMCR_GENL_FAMILY_NAME, &id);
 	if (err == ENOENT || (!err && id < 0))
-		die(EXIT_NOSMC, "%s",
-		    "generic netlink family " SMCR_GENL_FAMILY_NAME
+		die(EXIT_NOSMC, "generic netlink family " SMCR_GENL_FAMILY_NAME
 		    " not found: is the smc module loaded?");
 	if (err)
-		die(1, "resolving " SMCR_GENL_FAMILY_NAME ": %s", strerror(err));
+		die(EXIT_ERR, "resolving " SMCR_GENL_FAMILY_NAME ": %s",
+		    strerror(err));
 	return id;
 }
 
@@ -1464,7 +1256,7 @@ static void pnet_init(struct pnet_req *r, int family, uint8_t cmd,
 	r->nlh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
 	r->nlh.nlmsg_type = family;
 	r->nlh.nlmsg_flags = NLM_F_REQUEST | flags;
-	r->nlh.nlmsg_seq = seq_next++;
+	r->nlh.nlmsg_seq = nl_seq();
 	r->genl.cmd = cmd;
 	r->genl.version = SMCR_GENL_FAMILY_VERSION;
 }
@@ -1473,8 +1265,8 @@ static void pnet_init(struct pnet_req *r, int family, uint8_t cmd,
 static int nl_fail(const char *tool, const char *what, int err)
 {
 	fprintf(stderr, "%s: %s %s: %s (errno %d)%s%s\n", prog, tool, what,
-		strerror(err), err, nl_errmsg[0] ? ": " : "", nl_errmsg);
-	return 1;
+		strerror(err), err, nl_errmsg[0] ? ": " : "", vis(nl_errmsg));
+	return EXIT_ERR;
 }
 
 static int pnet_fail(const char *what, int err)
@@ -1492,17 +1284,12 @@ static int pnet_change(struct pnet_req *r, int fd, const char *what)
 	return err ? pnet_fail(what, err) : 0;
 }
 
-struct pnet_out {
-	unsigned int n;
-	FILE *f;
-};
-
 static void pnet_cb(const struct nlmsghdr *nlh, void *arg)
 {
 	const struct genlmsghdr *g = NLMSG_DATA(nlh);
 	const struct nlattr *tb[SMC_PNETID_MAX + 1];
 	char id[16 + 1], eth[IF_NAMESIZE], ib[IB_DEVICE_NAME_MAX];
-	struct pnet_out *out = arg;
+	struct out *o = arg;
 	bool has_eth, has_ib;
 	unsigned int port;
 
@@ -1517,68 +1304,64 @@ static void pnet_cb(const struct nlmsghdr *nlh, void *arg)
 	/* the kernel says "n/a" and port 255 for the half it has not */
 	has_eth = eth[0] && strcmp(eth, "n/a");
 	has_ib = ib[0] && strcmp(ib, "n/a");
-	if (json) {
-		fprintf(out->f, "%s{\"pnetid\":\"%s\",", out->n ? "," : "", id);
-		if (has_eth)
-			fprintf(out->f, "\"netdev\":\"%s\",", eth);
-		else
-			fprintf(out->f, "\"netdev\":null,");
+	if (opt.json) {
+		json_obj_open(&o->j, NULL);
+		json_str(&o->j, "pnetid", id);
+		json_str(&o->j, "netdev", has_eth ? eth : NULL);
+		json_str(&o->j, "ibdev", has_ib ? ib : NULL);
 		if (has_ib)
-			fprintf(out->f, "\"ibdev\":\"%s\",\"ibport\":%u}", ib,
-				port);
+			json_u64(&o->j, "ibport", port);
 		else
-			fprintf(out->f, "\"ibdev\":null,\"ibport\":null}");
+			json_null(&o->j, "ibport");
+		json_obj_close(&o->j);
 	} else if (has_ib) {
-		fprintf(out->f, "%-16s %-16s %-16s %4u\n", id,
-			has_eth ? eth : "-", ib, port);
+		fprintf(o->f, "%-16s %-16s %-16s %4u\n", vis(id),
+			has_eth ? vis(eth) : "-", vis(ib), port);
 	} else {
-		fprintf(out->f, "%-16s %-16s %-16s %4s\n", id,
-			has_eth ? eth : "-", "-", "-");
+		fprintf(o->f, "%-16s %-16s %-16s %4s\n", vis(id),
+			has_eth ? vis(eth) : "-", "-", "-");
 	}
-	out->n++;
+	o->n++;
 }
 
 static int pnet_show(int fd, int family, const char *id)
 {
-	struct pnet_out out = { 0, NULL };
-	char *lines = NULL;
+	const char *lines;
 	struct pnet_req r;
-	size_t size = 0;
+	struct out o;
 	int err;
 
 	pnet_init(&r, family, SMC_PNETID_GET, id ? 0 : NLM_F_DUMP);
 	if (id)
 		pnet_put_str(&r, SMC_PNETID_NAME, id);
-	out.f = open_memstream(&lines, &size);
-	if (!out.f)
-		die(1, "open_memstream: %s", strerror(errno));
+	out_open(&o);
 	nl_send(fd, &r.nlh);
 	/* both answers end in NLMSG_DONE */
-	err = nl_recv(fd, r.nlh.nlmsg_seq, true, pnet_cb, &out);
-	fclose(out.f);
+	err = nl_recv(fd, r.nlh.nlmsg_seq, true, pnet_cb, &o);
+	lines = out_close(&o);
 	close(fd);
 	if (err) {
-		free(lines);
+		free(o.buf);
 		return pnet_fail("show", err);
 	}
-	if (json)
-		printf("{\"pnet\":[%s]}\n", lines);
+	if (opt.json)
+		printf("{\"pnet\":%s}\n", lines);
 	else
 		printf("%-16s %-16s %-16s %4s\n%s", "PNET ID", "Net-Dev",
 		       "RDMA-Dev", "Port", lines);
-	free(lines);
+	free(o.buf);
 	return 0;
 }
 
-static void pnet_usage(void)
+static void pnet_usage(FILE *f, int code)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: %s pnet add PNETID [--eth IFNAME] [--ib DEV [--port N]]\n"
 		"       %s pnet del PNETID\n"
 		"       %s pnet flush\n"
 		"       %s [--json] pnet show [PNETID]\n",
 		prog, prog, prog, prog);
-	exit(64);
+	exit(code);
 }
 
 /* smcctl pnet add|del|flush|show ...: @argv holds what follows "pnet" */
@@ -1591,7 +1374,7 @@ static int cmd_pnet(int argc, char **argv)
 	int i, fd;
 
 	if (argc < 1)
-		pnet_usage();
+		pnet_usage(stderr, EXIT_USAGE);
 	sub = argv[0];
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--eth") && i + 1 < argc) {
@@ -1603,9 +1386,9 @@ static int cmd_pnet(int argc, char **argv)
 			port = strtol(argv[++i], &end, 0);
 			if (errno || *end || end == argv[i] || port < 0 ||
 			    port > 255)
-				pnet_usage();
+				pnet_usage(stderr, EXIT_USAGE);
 		} else if (argv[i][0] == '-' || id) {
-			pnet_usage();
+			pnet_usage(stderr, EXIT_USAGE);
 		} else {
 			id = argv[i];
 		}
@@ -1613,20 +1396,20 @@ static int cmd_pnet(int argc, char **argv)
 
 	if (!strcmp(sub, "show")) {
 		if (eth || ib || port >= 0)
-			pnet_usage();
+			pnet_usage(stderr, EXIT_USAGE);
 		fd = nl_open(NETLINK_GENERIC);
 		return pnet_show(fd, pnet_family(fd), id);
 	}
 	if (!strcmp(sub, "flush")) {
 		if (id || eth || ib || port >= 0)
-			pnet_usage();
+			pnet_usage(stderr, EXIT_USAGE);
 		fd = nl_open(NETLINK_GENERIC);
 		pnet_init(&r, pnet_family(fd), SMC_PNETID_FLUSH, NLM_F_ACK);
 		return pnet_change(&r, fd, "flush");
 	}
 	if (!strcmp(sub, "del")) {
 		if (!id || eth || ib || port >= 0)
-			pnet_usage();
+			pnet_usage(stderr, EXIT_USAGE);
 		fd = nl_open(NETLINK_GENERIC);
 		pnet_init(&r, pnet_family(fd), SMC_PNETID_DEL, NLM_F_ACK);
 		pnet_put_str(&r, SMC_PNETID_NAME, id);
@@ -1636,7 +1419,7 @@ static int cmd_pnet(int argc, char **argv)
 		uint8_t p = port < 0 ? 1 : (uint8_t)port;
 
 		if (!id || (!eth && !ib) || (port >= 0 && !ib))
-			pnet_usage();
+			pnet_usage(stderr, EXIT_USAGE);
 		fd = nl_open(NETLINK_GENERIC);
 		pnet_init(&r, pnet_family(fd), SMC_PNETID_ADD, NLM_F_ACK);
 		pnet_put_str(&r, SMC_PNETID_NAME, id);
@@ -1648,20 +1431,20 @@ static int cmd_pnet(int argc, char **argv)
 		}
 		return pnet_change(&r, fd, "add");
 	}
-	pnet_usage();
-	return 64;
+	pnet_usage(stderr, EXIT_USAGE);
+	return EXIT_USAGE;
 }
 
 /* ---- smcctl ueid ---- */
 
-static void ueid_usage(void)
+static void ueid_usage(FILE *f, int code)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: %s ueid add EID | ueid del EID | ueid flush\n"
 		"       %s [--json] ueid show\n"
 		"EID: at most %d of A-Z, 0-9, '.', '-' (lower case is raised)\n",
 		prog, prog, SMC_MAX_EID_LEN);
-	exit(64);
+	exit(code);
 }
 
 /*
@@ -1674,7 +1457,7 @@ static void ueid_pad(char out[SMC_MAX_EID_LEN + 1], const char *in)
 	size_t i, n = strlen(in);
 
 	if (!n || n > SMC_MAX_EID_LEN)
-		ueid_usage();
+		ueid_usage(stderr, EXIT_USAGE);
 	for (i = 0; i < SMC_MAX_EID_LEN; i++)
 		out[i] = i < n ? (char)toupper((unsigned char)in[i]) : ' ';
 	out[SMC_MAX_EID_LEN] = '\0';
@@ -1685,7 +1468,7 @@ static void ueid_cb(const struct nlmsghdr *nlh, void *arg)
 	const struct genlmsghdr *g = NLMSG_DATA(nlh);
 	const struct nlattr *tb[SMC_NLA_EID_TABLE_MAX + 1];
 	char eid[SMC_MAX_EID_LEN + 1];
-	struct pnet_out *out = arg;
+	struct out *o = arg;
 
 	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*g)))
 		return;
@@ -1695,11 +1478,11 @@ static void ueid_cb(const struct nlmsghdr *nlh, void *arg)
 		return;
 	attr_str(eid, sizeof(eid), tb[SMC_NLA_EID_TABLE_ENTRY]);
 	rstrip(eid);
-	if (json)
-		fprintf(out->f, "%s\"%s\"", out->n ? "," : "", eid);
+	if (opt.json)
+		json_str(&o->j, NULL, eid);
 	else
-		fprintf(out->f, "%s\n", eid);
-	out->n++;
+		fprintf(o->f, "%s\n", vis(eid));
+	o->n++;
 }
 
 /* smcctl ueid add|del|flush|show ...: @argv holds what follows "ueid" */
@@ -1710,75 +1493,57 @@ static int cmd_ueid(int argc, char **argv)
 		{ "del", SMC_NETLINK_REMOVE_UEID, true },
 		{ "flush", SMC_NETLINK_FLUSH_UEID, false },
 	};
-	char eid[SMC_MAX_EID_LEN + 1], *lines = NULL;
-	struct pnet_out out = { 0, NULL };
+	char eid[SMC_MAX_EID_LEN + 1];
+	const char *lines;
 	struct pnet_req r;
-	size_t size = 0, i;
+	struct out o;
 	int fd, err, on = 1;
+	size_t i = 0;
 
 	if (argc < 1)
-		ueid_usage();
+		ueid_usage(stderr, EXIT_USAGE);
+	if (!strcmp(argv[0], "show")) {
+		if (argc != 1)
+			ueid_usage(stderr, EXIT_USAGE);
+	} else {
+		for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+			if (!strcmp(argv[0], ops[i].name))
+				break;
+		if (i == sizeof(ops) / sizeof(ops[0]) ||
+		    argc != (ops[i].arg ? 2 : 1))
+			ueid_usage(stderr, EXIT_USAGE);
+		if (ops[i].arg)
+			ueid_pad(eid, argv[1]);
+	}
 	fd = nl_open(NETLINK_GENERIC);
 	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &on, sizeof(on));
 	if (!strcmp(argv[0], "show")) {
-		if (argc != 1)
-			ueid_usage();
 		pnet_init(&r, smc_family(fd), SMC_NETLINK_DUMP_UEID, NLM_F_DUMP);
 		r.genl.version = SMC_GENL_FAMILY_VERSION;
-		out.f = open_memstream(&lines, &size);
-		if (!out.f)
-			die(1, "open_memstream: %s", strerror(errno));
+		out_open(&o);
 		nl_send(fd, &r.nlh);
-		err = nl_recv(fd, r.nlh.nlmsg_seq, true, ueid_cb, &out);
-		fclose(out.f);
+		err = nl_recv(fd, r.nlh.nlmsg_seq, true, ueid_cb, &o);
+		lines = out_close(&o);
 		close(fd);
 		if (err) {
-			free(lines);
+			free(o.buf);
 			return nl_fail("ueid", "show", err);
 		}
-		if (json)
-			printf("{\"ueid\":[%s]}\n", lines);
+		if (opt.json)
+			printf("{\"ueid\":%s}\n", lines);
 		else
 			fputs(lines, stdout);
-		free(lines);
+		free(o.buf);
 		return 0;
 	}
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-		if (strcmp(argv[0], ops[i].name))
-			continue;
-		if (argc != (ops[i].arg ? 2 : 1))
-			ueid_usage();
-		pnet_init(&r, smc_family(fd), ops[i].cmd, NLM_F_ACK);
-		r.genl.version = SMC_GENL_FAMILY_VERSION;
-		if (ops[i].arg) {
-			ueid_pad(eid, argv[1]);
-			pnet_put_str(&r, SMC_NLA_EID_TABLE_ENTRY, eid);
-		}
-		nl_send(fd, &r.nlh);
-		err = nl_recv(fd, r.nlh.nlmsg_seq, false, NULL, NULL);
-		close(fd);
-		return err ? nl_fail("ueid", ops[i].name, err) : 0;
-	}
-	ueid_usage();
-	return 64;
-}
-
-/* the arguments after "pnet" or "ueid" (from @first on), --json anywhere */
-static int cmd_sub_args(int argc, char **argv, int first,
-			int (*cmd)(int argc, char **argv))
-{
-	char **rest = calloc(argc, sizeof(*rest));
-	int i, n = 0;
-
-	if (!rest)
-		die(1, "%s", "out of memory");
-	for (i = first; i < argc; i++) {
-		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
-			json = true;
-		else
-			rest[n++] = argv[i];
-	}
-	return cmd(n, rest);
+	pnet_init(&r, smc_family(fd), ops[i].cmd, NLM_F_ACK);
+	r.genl.version = SMC_GENL_FAMILY_VERSION;
+	if (ops[i].arg)
+		pnet_put_str(&r, SMC_NLA_EID_TABLE_ENTRY, eid);
+	nl_send(fd, &r.nlh);
+	err = nl_recv(fd, r.nlh.nlmsg_seq, false, NULL, NULL);
+	close(fd);
+	return err ? nl_fail("ueid", ops[i].name, err) : 0;
 }
 
 /* ---- main ---- */
@@ -1786,60 +1551,308 @@ static int cmd_sub_args(int argc, char **argv, int first,
 static void usage(FILE *f, int code)
 {
 	fprintf(f,
-		"usage: %s [--json] COMMAND\n"
-		"  fallback     fallbacks to TCP per side and reason code\n"
-		"  stats        SMC-R connections, fallbacks, handshake errors\n"
-		"  connections  SMC sockets: state, addresses, mode, fallback\n"
+		"usage: %s [OPTIONS] COMMAND [ARGS]\n"
+		"commands:\n"
 		"  info         SMC version and host name the module announces\n"
-		"  devices      RoCE devices: ports, state, network device\n"
-		"  linkgroups   SMC-R link groups: role, type, connections, peer\n"
-		"  links        SMC-R links: state, device, GIDs, connections\n"
+		"  stats [show|reset] [-d] [-a]\n"
+		"               SMC-R connections, fallbacks, errors, data; -d in\n"
+		"               detail (buffers, sizes, special calls); reset:\n"
+		"               count from now on (-a: since the module was loaded)\n"
+		"  fallback [-a]\n"
+		"               fallbacks to TCP per side and reason code\n"
+		"  connections [-l] [FILTERS]\n"
+		"               SMC sockets: state, addresses, mode, fallback;\n"
+		"               -l: listening sockets only\n"
+		"  devices [--netdev IF] [--ibdev DEV[/PORT]]\n"
+		"               RDMA devices: ports, state, network device, PNET ID\n"
+		"  linkgroups [FILTERS]\n"
+		"               SMC-R link groups: role, type, VLAN, PNET ID, peer\n"
+		"  links [FILTERS]\n"
+		"               SMC-R links: state, device, GIDs, connections\n"
+		"  reasons [CODE]\n"
+		"               fallback reason codes: meaning and what to do\n"
+		"  check [-6] [-t SECS] HOST:PORT\n"
+		"  check --server [-6] [-t SECS] PORT\n"
+		"               connect (or accept one connection) over AF_SMC and\n"
+		"               tell whether it is SMC-R or why it fell back\n"
+		"  debug-bundle [FILE.tar.gz|DIR]\n"
+		"               collect what a bug report needs\n"
 		"  ueid add EID | ueid del EID | ueid flush | ueid show\n"
 		"               user-defined EIDs (SMC-R v2 needs one)\n"
 		"  pnet add PNETID [--eth IFNAME] [--ib DEV [--port N]]\n"
 		"  pnet del PNETID | pnet flush | pnet show [PNETID]\n"
 		"               the PNET table: which RDMA port a network\n"
 		"               device's connections may use\n"
-		"exit status: 0 ok, 1 error, 2 SMC module not loaded, 64 usage\n",
+		"FILTERS: --netdev IF, --ibdev DEV[/PORT], --lgr ID (hex)\n"
+		"options: -j, --json  one JSON document; -h, --help; -V, --version\n"
+		"exit status: 0 ok, 1 error, 2 usage, 3 SMC module not loaded,\n"
+		"             4 check: connected over TCP (fallback)\n",
 		prog);
 	exit(code);
 }
 
+static void usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+static void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(%s --help lists the commands and options)\n", prog);
+	exit(EXIT_USAGE);
+}
+
+/* which commands take an option */
+enum {
+	C_INFO = 1 << 0, C_STATS = 1 << 1, C_FALLBACK = 1 << 2,
+	C_CONNS = 1 << 3, C_DEVICES = 1 << 4, C_LGRS = 1 << 5,
+	C_LINKS = 1 << 6, C_REASONS = 1 << 7, C_CHECK = 1 << 8,
+	C_BUNDLE = 1 << 9,
+};
+
+static const struct command {
+	const char *name;
+	unsigned int bit;
+	int (*run)(int argc, char **argv);
+} commands[] = {
+	{ "info", C_INFO, cmd_info },
+	{ "stats", C_STATS, cmd_stats },
+	{ "fallback", C_FALLBACK, cmd_fallback },
+	{ "connections", C_CONNS, cmd_connections },
+	{ "devices", C_DEVICES, cmd_devices },
+	{ "linkgroups", C_LGRS, cmd_linkgroups },
+	{ "links", C_LINKS, cmd_links },
+	{ "reasons", C_REASONS, cmd_reasons },
+	{ "check", C_CHECK, cmd_check },
+	{ "debug-bundle", C_BUNDLE, cmd_debug_bundle },
+};
+
+#define C_ALL (~0u)
+#define C_FILTER (C_CONNS | C_LGRS | C_LINKS)
+
+enum { O_JSON, O_DETAILS, O_ABSOLUTE, O_LISTENING, O_NETDEV, O_IBDEV,
+	O_LGR, O_IPV6, O_TIMEOUT, O_SERVER, N_OPTIONS };
+
+static const struct option_def {
+	const char *lng;
+	char shrt;
+	bool arg;
+	unsigned int cmds;
+} options[N_OPTIONS] = {
+	[O_JSON] = { "json", 'j', false, C_ALL },
+	[O_DETAILS] = { "details", 'd', false, C_STATS },
+	[O_ABSOLUTE] = { "absolute", 'a', false, C_STATS | C_FALLBACK },
+	[O_LISTENING] = { "listening", 'l', false, C_CONNS },
+	[O_NETDEV] = { "netdev", 0, true, C_FILTER | C_DEVICES },
+	[O_IBDEV] = { "ibdev", 0, true, C_FILTER | C_DEVICES },
+	[O_LGR] = { "lgr", 0, true, C_FILTER },
+	[O_IPV6] = { "ipv6", '6', false, C_CHECK },
+	[O_TIMEOUT] = { "timeout", 't', true, C_CHECK },
+	[O_SERVER] = { "server", 'S', false, C_CHECK },
+};
+
+static void set_ibdev(const char *val)
+{
+	const char *slash = strchr(val, '/');
+	size_t len = slash ? (size_t)(slash - val) : strlen(val);
+	unsigned long v;
+	char *end;
+
+	if (!len || len >= sizeof(opt.ibname))
+		usage_error("--ibdev %s: want DEV or DEV/PORT", val);
+	memcpy(opt.ibname, val, len);
+	opt.ibname[len] = '\0';
+	opt.ibdev = val;
+	if (!slash)
+		return;
+	errno = 0;
+	v = strtoul(slash + 1, &end, 10);
+	if (errno || *end || end == slash + 1 || !v || v > 255)
+		usage_error("--ibdev %s: want DEV or DEV/PORT", val);
+	opt.ibport = (unsigned int)v;
+}
+
+static void set_option(int id, const char *val)
+{
+	unsigned long v;
+	char *end;
+
+	switch (id) {
+	case O_JSON:
+		opt.json = true;
+		break;
+	case O_DETAILS:
+		opt.details = true;
+		break;
+	case O_ABSOLUTE:
+		opt.absolute = true;
+		break;
+	case O_LISTENING:
+		opt.listening = true;
+		break;
+	case O_IPV6:
+		opt.ipv6 = true;
+		break;
+	case O_SERVER:
+		opt.server = true;
+		break;
+	case O_TIMEOUT:
+		errno = 0;
+		v = strtoul(val, &end, 10);
+		if (errno || *end || end == val || !v || v > 3600 || val[0] == '-')
+			usage_error("--timeout %s: want 1..3600 seconds", val);
+		opt.timeout = (unsigned int)v;
+		break;
+	case O_NETDEV:
+		if (!val[0])
+			usage_error("--netdev needs a name");
+		opt.netdev = val;
+		break;
+	case O_IBDEV:
+		set_ibdev(val);
+		break;
+	case O_LGR:
+		if (val[0] == '0' && (val[1] == 'x' || val[1] == 'X'))
+			val += 2;
+		errno = 0;
+		v = strtoul(val, &end, 16);
+		if (errno || *end || end == val || v > UINT32_MAX || val[0] == '-')
+			usage_error("--lgr %s: want a link group id in hex", val);
+		opt.have_lgr = true;
+		opt.lgr = (uint32_t)v;
+		break;
+	}
+}
+
+/*
+ * Find option @arg (with its value in @next, if it takes one); returns
+ * how many arguments it used, 0 if @arg is no option of ours.
+ */
+static int parse_option(const char *arg, const char *next, int *which)
+{
+	const char *eq = NULL, *name;
+	size_t len, i;
+
+	if (arg[0] != '-' || !arg[1])
+		return 0;
+	if (arg[1] == '-') {
+		name = arg + 2;
+		eq = strchr(name, '=');
+		len = eq ? (size_t)(eq - name) : strlen(name);
+		for (i = 0; i < N_OPTIONS; i++)
+			if (strlen(options[i].lng) == len &&
+			    !strncmp(options[i].lng, name, len))
+				break;
+	} else {
+		if (arg[2])
+			return 0;	/* no bundling of short options */
+		for (i = 0; i < N_OPTIONS; i++)
+			if (options[i].shrt && options[i].shrt == arg[1])
+				break;
+	}
+	if (i == N_OPTIONS)
+		return 0;
+	*which = (int)i;
+	if (!options[i].arg) {
+		if (eq)
+			usage_error("%s takes no value", arg);
+		set_option((int)i, NULL);
+		return 1;
+	}
+	if (eq) {
+		set_option((int)i, eq + 1);
+		return 1;
+	}
+	if (!next)
+		usage_error("%s needs a value", arg);
+	set_option((int)i, next);
+	return 2;
+}
+
+/* the arguments after "pnet" or "ueid" (from @first on), --json anywhere */
+static int cmd_sub_args(int argc, char **argv, int first,
+			int (*cmd)(int argc, char **argv),
+			void (*help)(FILE *f, int code))
+{
+	char **rest = calloc(argc, sizeof(*rest));
+	int i, n = 0;
+
+	if (!rest)
+		die(EXIT_ERR, "out of memory");
+	for (i = first; i < argc; i++) {
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
+			opt.json = true;
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			help(stdout, 0);
+		else
+			rest[n++] = argv[i];
+	}
+	return cmd(n, rest);
+}
+
 int main(int argc, char **argv)
 {
-	const char *cmd = NULL;
-	int i;
+	bool used[N_OPTIONS] = { false };
+	const struct command *cmd = NULL;
+	int i, k, o, npos = 0;
+	char **pos;
+	size_t c;
 
+	pos = calloc(argc, sizeof(*pos));
+	if (!pos)
+		die(EXIT_ERR, "out of memory");
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
-			json = true;
-		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			usage(stdout, 0);
-		else if (!cmd && !strcmp(argv[i], "pnet"))
-			return cmd_sub_args(argc, argv, i + 1, cmd_pnet);
-		else if (!cmd && !strcmp(argv[i], "ueid"))
-			return cmd_sub_args(argc, argv, i + 1, cmd_ueid);
-		else if (argv[i][0] == '-' || cmd)
-			usage(stderr, 64);
-		else
-			cmd = argv[i];
+		if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V") ||
+		    !strcmp(argv[i], "-v")) {
+			printf("smcctl %s\n", SMCCTL_VERSION);
+			return 0;
+		}
+		if (!cmd && !npos && !strcmp(argv[i], "pnet"))
+			return cmd_sub_args(argc, argv, i + 1, cmd_pnet,
+					    pnet_usage);
+		if (!cmd && !npos && !strcmp(argv[i], "ueid"))
+			return cmd_sub_args(argc, argv, i + 1, cmd_ueid,
+					    ueid_usage);
+		if (!strcmp(argv[i], "--")) {
+			while (++i < argc)
+				pos[npos++] = argv[i];
+			break;
+		}
+		k = parse_option(argv[i], i + 1 < argc ? argv[i + 1] : NULL, &o);
+		if (k) {
+			used[o] = true;
+			i += k - 1;
+			continue;
+		}
+		if (argv[i][0] == '-' && argv[i][1])
+			usage_error("unknown option %s", argv[i]);
+		if (!cmd && !npos) {
+			for (c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
+				if (!strcmp(argv[i], commands[c].name))
+					cmd = &commands[c];
+			if (!cmd)
+				usage_error("unknown command %s", argv[i]);
+			continue;
+		}
+		pos[npos++] = argv[i];
 	}
 	if (!cmd)
-		usage(stderr, 64);
-	if (!strcmp(cmd, "fallback"))
-		return cmd_fallback();
-	if (!strcmp(cmd, "stats"))
-		return cmd_stats();
-	if (!strcmp(cmd, "connections"))
-		return cmd_connections();
-	if (!strcmp(cmd, "info"))
-		return cmd_info();
-	if (!strcmp(cmd, "devices"))
-		return cmd_devices();
-	if (!strcmp(cmd, "linkgroups"))
-		return cmd_linkgroups();
-	if (!strcmp(cmd, "links"))
-		return cmd_links();
-	usage(stderr, 64);
-	return 64;
+		usage(stderr, EXIT_USAGE);
+	for (o = 0; o < N_OPTIONS; o++)
+		if (used[o] && !(options[o].cmds & cmd->bit))
+			die(EXIT_USAGE, "--%s does not apply to %s (%s --help)",
+			    options[o].lng, cmd->name, prog);
+	if (opt.netdev) {
+		opt.ifindex = if_nametoindex(opt.netdev);
+		if (!opt.ifindex)
+			die(EXIT_ERR, "--netdev %s: no such network device",
+			    vis(opt.netdev));
+	}
+	return cmd->run(npos, pos);
 }

@@ -85,17 +85,25 @@ wait_tcp_port() {
 }
 
 # smcctl_path: print the path of a current smcctl: the host's build
-# (tests/run makes it) unless it is missing or older than its source, else
-# one built here into $RESULTS.  Returns 1 when neither is possible.
+# (tests/run makes it) unless it is missing or older than one of its
+# sources, else one built here into $RESULTS.  Returns 1 when neither is
+# possible.
 smcctl_path() {
-	local src=$REPO/tools/smcctl/smcctl.c bin=$REPO/tools/smcctl/smcctl
+	local dir=$REPO/tools/smcctl bin=$REPO/tools/smcctl/smcctl src stale=
 
-	if [ -x "$bin" ] && ! [ "$bin" -ot "$src" ]; then
+	[ -x "$bin" ] || stale=1
+	for src in "$dir"/*.c "$dir"/*.h; do
+		if [ -z "$stale" ] && [ "$bin" -ot "$src" ]; then
+			stale=1
+		fi
+	done
+	if [ -z "$stale" ]; then
 		echo "$bin"
 		return 0
 	fi
-	[ -f "$src" ] || return 1
-	cc -O2 -Wall -Wextra -I"$REPO/include/uapi" -o "$RESULTS/smcctl" "$src" \
+	[ -f "$dir/smcctl.c" ] || return 1
+	(cd "$dir" && cc -O2 -Wall -Wextra -D_GNU_SOURCE -I"$REPO/include/uapi" \
+		-o "$RESULTS/smcctl" smcctl.c nl.c stats.c check.c bundle.c json.c reasons.c) \
 		2>"$RESULTS/smcctl-build.log" || return 1
 	echo "$RESULTS/smcctl"
 }

@@ -118,7 +118,7 @@ done
 ! grep -q '^smc ' /proc/modules || fail "rmmod smc failed: $(grep '^smc ' /proc/modules)"
 rc=0
 "$SMCCTL" devices --json >/dev/null 2>&1 || rc=$?
-[ "$rc" -eq 2 ] || fail "smcctl devices without module: exit $rc, not 2"
+[ "$rc" -eq 3 ] || fail "smcctl devices without module: exit $rc, not 3"
 log "module unloaded with rxe0 present"
 dmesg_clean "rmmod smc"
 insmod "$SMC_KO" || fail "insmod $SMC_KO failed"

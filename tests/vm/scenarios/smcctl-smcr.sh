@@ -24,7 +24,12 @@
 # release, negotiated EID, limits, link id and state, ...), crossed values
 # where each names the other (GIDs, link UIDs, peer host name).  Buffer
 # totals may differ (each module sizes its own) and are only logged.
-# Every VM saves what smcctl printed in $RESULTS/*.json.
+# Every VM saves what smcctl printed in $RESULTS/*.json.  While the
+# connections are held, the filters (--lgr, --netdev, --ibdev) select
+# exactly them, the listings have their VLAN and PNET ID columns, stats -d
+# counts them and debug-bundle packs valid JSON views; at the end
+# `smcctl check` on VM 1 against `smcctl check --server` on VM 0 reports
+# SMC-R v2 on both ends.
 
 set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
@@ -225,6 +230,81 @@ for cmd in linkgroups links; do
 		fail "a new netns sees $cmd: $out"
 	log "a new netns: $cmd $out"
 done
+
+# --- filters, VLAN and PNET ID columns, stats -d, debug-bundle ---
+lgid=$($PY -c "import json; print('%08x' % json.load(open('$RESULTS/linkgroups.json'))['linkgroups'][0]['id'])")
+other=$(printf %08x $(((0x$lgid + 1) & 0xffffffff)))
+# count N CMD...: smcctl --json CMD... lists N entries (links, linkgroups,
+# connections without listeners, device ports)
+count() {
+	local want=$1 out n
+
+	shift
+	out=$("$SMCCTL" --json "$@") || fail "smcctl --json $* exited $?"
+	n=$(J="$out" $PY -c 'import json, os
+j = json.loads(os.environ["J"])
+k = next(iter(j))
+v = j[k]
+if k == "devices":
+    print(sum(len(d["ports"]) for d in v))
+elif k == "connections":
+    print(len([c for c in v if c["state"] != "LISTEN" and c["smcr"]]))
+else:
+    print(len(v))')
+	[ "$n" = "$want" ] || fail "smcctl $*: $n entries, want $want: $out"
+}
+count 1 links --lgr "$lgid"
+count 0 links --lgr "$other"
+count 1 links --netdev eth0
+count 0 links --netdev lo
+count 1 links --ibdev rxe0
+count 1 links --ibdev rxe0/1
+count 0 links --ibdev rxe0/2
+count 1 linkgroups --lgr "0x$lgid" --netdev eth0 --ibdev rxe0
+count 0 linkgroups --ibdev no-such-dev
+count 0 linkgroups --netdev lo
+count "$CONNS" connections --lgr "$lgid"
+count "$CONNS" connections --netdev eth0 --ibdev rxe0
+count 0 connections --netdev lo
+count 0 connections --lgr "$other"
+count 1 devices --netdev eth0
+count 0 devices --netdev lo
+head -n 1 "$RESULTS/linkgroups.txt" | grep -q ' VLAN PNET ID ' ||
+	fail "linkgroups (text) lacks the VLAN and PNET ID columns: $(head -n 1 "$RESULTS/linkgroups.txt")"
+head -n 1 "$RESULTS/links.txt" | grep -q ' VLAN PNET ID ' ||
+	fail "links (text) lacks the VLAN and PNET ID columns: $(head -n 1 "$RESULTS/links.txt")"
+grep -q '^  smcr lgr .* vlan [0-9]* pnetid ' "$RESULTS/connections.txt" ||
+	fail "connections (text) lacks vlan and pnetid: $(cat "$RESULTS/connections.txt")"
+check '
+for c in d("connections")["connections"]:
+    s = c.get("smcr")
+    if s and s["lgr_id"] is not None and (not isinstance(s["vlan"], int) or not isinstance(s["pnetid"], str)):
+        bad("socket %s: vlan %r pnetid %r" % (c["local"], s["vlan"], s["pnetid"]))
+for k in d("links")["links"]:
+    if not isinstance(k["vlan"], int) or not isinstance(k["pnetid"], str):
+        bad("link %r: vlan or pnetid missing" % k)
+'
+"$SMCCTL" --json stats -d >"$RESULTS/stats-d.json" || fail "smcctl --json stats -d exited $?"
+"$SMCCTL" stats -d >"$RESULTS/stats-d.txt" || fail "smcctl stats -d exited $?"
+check '
+st = d("stats-d")
+if st["smcr_connections"]["v2"] < conns:
+    bad("stats: %d SMC-R v2 connections, want at least %d" % (st["smcr_connections"]["v2"], conns))
+for dr in ("rx", "tx"):
+    if st[dr]["bytes"] < nbytes or sum(st[dr]["req_sizes"].values()) > st[dr]["calls"]:
+        bad("stats %s: %r" % (dr, st[dr]))
+'
+"$SMCCTL" debug-bundle "$RESULTS/bundle.tar.gz" >/dev/null || fail "smcctl debug-bundle failed"
+mkdir -p "$RESULTS/bundle"
+tar -xzf "$RESULTS/bundle.tar.gz" -C "$RESULTS/bundle" || fail "cannot unpack the debug bundle"
+for f in "$RESULTS"/bundle/*/smcctl-*.json; do
+	$PY -c "import json, sys; json.load(open(sys.argv[1]))" "$f" ||
+		fail "debug bundle: $(basename "$f") is not JSON: $(head -c 300 "$f")"
+done
+[ "$(ls "$RESULTS"/bundle/*/smcctl-*.json | wc -l)" -ge 10 ] ||
+	fail "debug bundle: too few smcctl views: $(ls "$RESULTS"/bundle/*/)"
+grep -q . "$RESULTS"/bundle/*/sysctl-net-smc.txt || fail "debug bundle: no net.smc sysctls"
+log "filters, VLAN/PNET ID columns, stats -d and debug-bundle ok"
 barrier checked
 
 # --- after close: the link group stays, without connections ---
@@ -324,4 +404,31 @@ barrier half-checked
 touch /tmp/half-release
 wait_bg "$half" 30 || fail "half-close peer failed: $(tail -n 3 "$RESULTS"/half-*.log)"
 barrier half-done
+
+# --- smcctl check between the two VMs: SMC-R v2 on both ends ---
+CPORT=5320
+if [ "$VM_INDEX" -eq 0 ]; then
+	run_bg check-server bash -c "exec '$SMCCTL' --json check --server -t $((60 * ${VM_SLOW:-1})) $CPORT 2>'$RESULTS/check-server.err'"
+	cserver=$BG_PID
+	wait_file_line "$RESULTS/check-server.err" "listening on port $CPORT" 20
+fi
+barrier check-listening
+if [ "$VM_INDEX" -eq 1 ]; then
+	rc=0
+	"$SMCCTL" check -t $((20 * ${VM_SLOW:-1})) "$VM_IP_0:$CPORT" >"$RESULTS/check.txt" 2>&1 || rc=$?
+	log "smcctl check: exit $rc: $(cat "$RESULTS/check.txt")"
+	[ "$rc" -eq 0 ] && grep -q ": SMC-R v2 (release [0-9], link group [0-9a-f]\{8\}, rxe0 port 1, eth0)" "$RESULTS/check.txt" ||
+		fail "smcctl check: exit $rc, $(cat "$RESULTS/check.txt")"
+else
+	rc=0
+	wait_bg "$cserver" 60 || rc=$?
+	log "smcctl check --server: exit $rc: $(cat "$RESULTS/check-server.log")"
+	[ "$rc" -eq 0 ] || fail "smcctl check --server: exit $rc, $(cat "$RESULTS/check-server.log" "$RESULTS/check-server.err")"
+	J="$(cat "$RESULTS/check-server.log")" $PY -c 'import json, os, sys
+j = json.loads(os.environ["J"])
+sys.exit(0 if j["role"] == "server" and j["mode"] == "SMCR" and j["smc_version"] == 2 and j["lgr_id"] is not None and j["ibdev"] == "rxe0" and j["fallback_reason"] == 0 and j["hint"] is None else 1)' ||
+		fail "smcctl --json check --server: $(cat "$RESULTS/check-server.log")"
+fi
+barrier check-done
+log "smcctl check: SMC-R v2 between the VMs"
 log "smcctl-smcr ok ($SMC_IMPL)"

@@ -7,7 +7,13 @@
 # must be created (no socket: the scenario fails); a listening AF_SMC
 # socket shows up in `smcctl connections`, and (2 VMs) an AF_SMC client
 # talking to a plain TCP server on VM 0 falls back with a reason that
-# `smcctl fallback` and `smcctl connections` report.
+# `smcctl fallback` and `smcctl connections` report.  Also: stats -d has
+# every counter; stats reset makes stats and fallback count from then on
+# (per network namespace, -a from the load); connections -l lists
+# listeners only; device names with quotes, backslashes and control bytes
+# come out as valid JSON; `smcctl check` against plain TCP exits 4 naming
+# PEERNOSMC and what to do, against a closed port 1; without the module
+# every command (check included) exits 3 and debug-bundle loads nothing.
 
 set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
@@ -38,8 +44,41 @@ jcheck connections 'isinstance(j["connections"], list)'
 "$SMCCTL" stats >/dev/null || fail "smcctl stats (text) failed"
 "$SMCCTL" connections || fail "smcctl connections (text) failed"
 
+# stats -d: every counter the module exports over netlink, in the shape of
+# tools/smcctl/README.md (the text form too); since_reset null: no reset
+export XDG_CACHE_HOME=$RESULTS/cache
+jcheck stats 'all(len(j[d]["req_sizes"]) == 9 and len(j[d]["buf_sizes"]) == 9 and sorted(j[d]["buf"]) == sorted(["small_peer", "small", "full_peer", "full", "reuse", "alloc", "downgrade"]) and isinstance(j[d]["buf_in_use"], int) for d in ("rx", "tx")) and sorted(j["special_calls"]) == ["cork", "nodelay", "sendpage", "splice", "urgent"] and set(j["fallback_reasons"]) == {"client", "server"} and j["since_reset"] is None and j["smcr_connections"]["client"] == j["smcr_connections"]["client_v1"] + j["smcr_connections"]["client_v2"]'
+"$SMCCTL" stats -d >"$RESULTS/stats-d.txt" || fail "smcctl stats -d failed"
+grep -q "^special calls: cork " "$RESULTS/stats-d.txt" || fail "smcctl stats -d: $(cat "$RESULTS/stats-d.txt")"
+jcheck reasons 'len(j["reasons"]) == 36'
+"$SMCCTL" connections -l --json >"$RESULTS/listening.json" || fail "smcctl connections -l failed"
+J="$(cat "$RESULTS/listening.json")" $PY -c 'import json, os, sys
+sys.exit(0 if all(c["state"] == "LISTEN" for c in json.loads(os.environ["J"])["connections"]) else 1)' ||
+	fail "connections -l lists more than listeners: $(cat "$RESULTS/listening.json")"
+
+# names with quotes, backslashes and control bytes stay valid JSON: a
+# dummy device so named, in the PNET table and as a filter
+awkward=0
+for name in 'q"b\x' $'c\001x' 'plain'; do
+	ip link add "$name" type dummy 2>/dev/null || { log "ip refuses the name ${name@Q}"; continue; }
+	"$SMCCTL" pnet add SMCCTLQ --eth "$name" || fail "pnet add with netdev ${name@Q} failed"
+	out=$("$SMCCTL" --json pnet show SMCCTLQ) || fail "pnet show SMCCTLQ failed"
+	N="$name" J="$out" $PY -c 'import json, os, sys
+e = json.loads(os.environ["J"])["pnet"]
+sys.exit(0 if [x["netdev"] for x in e] == [os.environ["N"]] else 1)' ||
+		fail "pnet show with netdev ${name@Q}: $out"
+	out=$("$SMCCTL" --json connections --netdev "$name") &&
+		[ "$out" = '{"connections":[]}' ] || fail "connections --netdev ${name@Q}: $out"
+	"$SMCCTL" pnet show SMCCTLQ >/dev/null || fail "pnet show (text) with netdev ${name@Q}"
+	"$SMCCTL" pnet del SMCCTLQ || fail "pnet del SMCCTLQ failed"
+	ip link del "$name"
+	awkward=$((awkward + 1))
+done
+[ "$awkward" -ge 2 ] || fail "only $awkward of the awkward device names could be tried"
+log "smcctl: stats -d, reasons, connections -l and $awkward awkward names ok"
+
 # smcctl ueid: add (lower case raised, blank padded), show, del, flush;
-# the kernel's refusals come back as errno with exit 1, bad input as 64.
+# the kernel's refusals come back as errno with exit 1, bad input as 2.
 # ueid_has EID: whether `smcctl --json ueid show` lists EID
 ueid_has() {
 	E="$1" J="$("$SMCCTL" --json ueid show)" $PY -c 'import json, os, sys
@@ -57,7 +96,7 @@ rc=0; "$SMCCTL" ueid add 'BAD_EID' 2>"$RESULTS/ueid.err" || rc=$?
 [ "$rc" -eq 1 ] && grep -q "errno 22" "$RESULTS/ueid.err" ||
 	fail "ueid add BAD_EID: exit $rc, $(cat "$RESULTS/ueid.err"), want errno 22 (EINVAL)"
 rc=0; "$SMCCTL" ueid add "$(printf 'A%.0s' $(seq 33))" 2>/dev/null || rc=$?
-[ "$rc" -eq 64 ] || fail "ueid add of 33 characters: exit $rc, want 64"
+[ "$rc" -eq 2 ] || fail "ueid add of 33 characters: exit $rc, want 2"
 if command -v setpriv >/dev/null; then
 	rc=0; setpriv --reuid=65534 --regid=65534 --clear-groups "$SMCCTL" ueid add NOBODY \
 		2>"$RESULTS/ueid.err" || rc=$?
@@ -78,7 +117,7 @@ done
 log "smcctl ueid: add, show, del, flush, refusals ok"
 
 # Unloading must take the family and the diag handler away cleanly: smcctl
-# then reports the missing module with exit code 2.
+# then reports the missing module with exit code 3.
 unload_check() {
 	local rc
 
@@ -91,13 +130,20 @@ unload_check() {
 		sleep 0.5
 	done
 	! grep -q '^smc ' /proc/modules || fail "rmmod smc failed: $(grep '^smc ' /proc/modules)"
-	for cmd in fallback stats connections info; do
+	for cmd in fallback stats connections info "check 127.0.0.1:1"; do
 		rc=0
-		"$SMCCTL" "$cmd" --json >/dev/null 2>"$RESULTS/nosmc.err" || rc=$?
-		[ "$rc" -eq 2 ] || fail "smcctl $cmd without module: exit $rc, not 2"
+		# shellcheck disable=SC2086 # "check ADDR" is two words
+		"$SMCCTL" $cmd --json >/dev/null 2>"$RESULTS/nosmc.err" || rc=$?
+		[ "$rc" -eq 3 ] || fail "smcctl $cmd without module: exit $rc, not 3"
 		grep -q "is the smc module loaded" "$RESULTS/nosmc.err" ||
 			fail "smcctl $cmd without module: $(cat "$RESULTS/nosmc.err")"
 	done
+	# debug-bundle does not load the module, and says why it has no views
+	"$SMCCTL" debug-bundle "$RESULTS/bundle-nosmc" >/dev/null ||
+		fail "smcctl debug-bundle without module failed"
+	grep -q "smc module is not loaded" "$RESULTS/bundle-nosmc/INDEX.txt" ||
+		fail "debug-bundle without module: $(cat "$RESULTS/bundle-nosmc/INDEX.txt")"
+	! grep -q '^smc ' /proc/modules || fail "debug-bundle loaded the smc module"
 	log "module unloaded, smcctl reports it"
 }
 
@@ -143,15 +189,41 @@ call(libc.bind, s, '0.0.0.0', $((port + 1))); s.listen(1)
 print('listening', flush=True)
 time.sleep(20)
 "
+	listener=$BG_PID
 	wait_file_line "$RESULTS/smc-listener.log" listening 30
+	# plain TCP, any number of connections: smcctl check falls back
+	run_bg tcp-check $PY -c "
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('0.0.0.0', $((port + 2)))); s.listen(8)
+print('listening', flush=True)
+s.settimeout(90)
+end = time.time() + 90
+while time.time() < end:
+    try:
+        c, _ = s.accept()
+    except socket.timeout:
+        break
+    c.close()
+"
+	tcpcheck=$BG_PID
+	wait_file_line "$RESULTS/tcp-check.log" listening 30
 	jcheck connections "any(c['state'] == 'LISTEN' and c['local_port'] == $((port + 1)) for c in j['connections'])"
 	barrier listening
 	barrier fallback-checked
-	wait_bg "$BG_PID" 60 || fail "AF_SMC listener failed"
+	wait_bg "$listener" 60 || fail "AF_SMC listener failed"
+	kill "$tcpcheck" 2>/dev/null || true
+	wait "$tcpcheck" 2>/dev/null || true
 	;;
 1)
 	barrier listening
-	before=$("$SMCCTL" fallback --json)
+	# from here on count anew: stats reset keeps a baseline per netns
+	"$SMCCTL" stats reset >/dev/null || fail "smcctl stats reset failed"
+	ls "$XDG_CACHE_HOME"/smcctl/stats-net* >/dev/null 2>&1 ||
+		fail "stats reset left no baseline in $XDG_CACHE_HOME/smcctl"
+	jcheck fallback 'j["client"]["total"] == 0 and j["server"]["total"] == 0 and j["since_reset"] > 0'
+	before=$("$SMCCTL" fallback --json -a)
 	run_bg smc-client $PY -c "$SMCPY
 s = smc_socket()
 call(libc.connect, s, '$VM_IP_0', $port)
@@ -163,12 +235,39 @@ time.sleep(15)
 	wait_file_line "$RESULTS/smc-client.log" connected 90
 	jcheck connections "any(c['peer_port'] == $port and c['mode'] == 'TCP' and c['fallback_reason'] != 0 and c['fallback_reason_name'] != 'UNKNOWN' for c in j['connections'])"
 	export B=$before
-	jcheck fallback "j['client']['total'] > json.loads(os.environ['B'])['client']['total'] and len(j['client']['reasons']) > 0"
+	jcheck fallback "j['client']['total'] == 1 and [r['name'] for r in j['client']['reasons']] == ['SMC_CLC_DECL_PEERNOSMC']"
+	out=$("$SMCCTL" fallback --json -a)
+	J="$out" $PY -c "import json, os, sys
+j = json.loads(os.environ['J'])
+sys.exit(0 if j['client']['total'] == json.loads(os.environ['B'])['client']['total'] + 1 and j['since_reset'] is None else 1)" ||
+		fail "fallback -a: $out, before $before"
+
+	# smcctl check against plain TCP: exit 4, the reason and what to do
+	rc=0
+	"$SMCCTL" check "$VM_IP_0:$((port + 2))" >"$RESULTS/check.txt" 2>&1 || rc=$?
+	log "smcctl check (TCP server): exit $rc: $(cat "$RESULTS/check.txt")"
+	[ "$rc" -eq 4 ] && grep -q "TCP fallback: .*SMC_CLC_DECL_PEERNOSMC" "$RESULTS/check.txt" &&
+		grep -q "what to do: " "$RESULTS/check.txt" || fail "smcctl check: exit $rc"
+	rc=0
+	out=$("$SMCCTL" --json check "$VM_IP_0:$((port + 2))") || rc=$?
+	J="$out" P="$VM_IP_0:$((port + 2))" $PY -c "import json, os, sys
+j = json.loads(os.environ['J'])
+sys.exit(0 if j['mode'] == 'TCP' and j['peer'] == os.environ['P'] and j['fallback_reason_name'] == 'SMC_CLC_DECL_PEERNOSMC' and j['hint'] and j['role'] == 'client' else 1)" &&
+		[ "$rc" -eq 4 ] || fail "smcctl --json check: exit $rc, $out"
+	jcheck stats "j['fallbacks']['client'] == 3 and j['since_reset'] is not None"
+	rc=0
+	"$SMCCTL" check -t 5 "$VM_IP_0:$((port + 9))" 2>"$RESULTS/check-refused.txt" || rc=$?
+	[ "$rc" -eq 1 ] || fail "smcctl check of a closed port: exit $rc, $(cat "$RESULTS/check-refused.txt")"
+	log "smcctl check: TCP fallback with PEERNOSMC, a closed port is an error"
 	# counters and sockets are per network namespace
 	out=$(unshare -n "$SMCCTL" fallback --json) || fail "smcctl in a new netns failed"
-	[ "$out" = '{"client":{"total":0,"reasons":[]},"server":{"total":0,"reasons":[]}}' ] ||
+	[ "$out" = '{"client":{"total":0,"reasons":[]},"server":{"total":0,"reasons":[]},"since_reset":null}' ] ||
 		fail "new netns sees fallbacks: $out"
 	out=$(unshare -n "$SMCCTL" connections --json) || fail "smcctl in a new netns failed"
+	out2=$(unshare -n "$SMCCTL" stats --json) || fail "smcctl stats in a new netns failed"
+	J="$out2" $PY -c 'import json, os, sys
+sys.exit(0 if json.loads(os.environ["J"])["since_reset"] is None else 1)' ||
+		fail "a new netns uses this one's stats baseline: $out2"
 	[ "$out" = '{"connections":[]}' ] || fail "new netns sees sockets: $out"
 	log "a new network namespace sees no fallbacks and no sockets"
 	barrier fallback-checked
