@@ -280,18 +280,23 @@ int family_lookup_name(int fd, const char *name, int *id)
 	return nl_recv(fd, req.nlh.nlmsg_seq, false, family_cb, id);
 }
 
-int smc_family(int fd)
+/* the id of generic netlink family @name, or exit: EXIT_NOSMC without it */
+int genl_family_or_die(int fd, const char *name)
 {
 	int id = -1, err;
 
-	err = family_lookup_name(fd, SMC_GENL_FAMILY_NAME, &id);
+	err = family_lookup_name(fd, name, &id);
 	if (err == ENOENT || (!err && id < 0))
-		die(EXIT_NOSMC, "generic netlink family " SMC_GENL_FAMILY_NAME
-		    " not found: is the smc module loaded?");
+		die(EXIT_NOSMC, "generic netlink family %s not found: is the smc module loaded?",
+		    name);
 	if (err)
-		die(EXIT_ERR, "resolving " SMC_GENL_FAMILY_NAME ": %s",
-		    strerror(err));
+		die(EXIT_ERR, "resolving %s: %s", name, strerror(err));
 	return id;
+}
+
+int smc_family(int fd)
+{
+	return genl_family_or_die(fd, SMC_GENL_FAMILY_NAME);
 }
 
 int smc_family_quiet(int fd)

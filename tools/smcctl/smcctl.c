@@ -1236,17 +1236,10 @@ static void pnet_put_str(struct pnet_req *r, uint16_t type, const char *s)
  */
 static int pnet_family(int fd)
 {
-	int id = -1, err, on = 1;
+	int on = 1;
 
 	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &on, sizeof(on));
-	err = family_lookup_name(fd, SMCR_GENL_FAMILY_NAME, &id);
-	if (err == ENOENT || (!err && id < 0))
-		die(EXIT_NOSMC, "generic netlink family " SMCR_GENL_FAMILY_NAME
-		    " not found: is the smc module loaded?");
-	if (err)
-		die(EXIT_ERR, "resolving " SMCR_GENL_FAMILY_NAME ": %s",
-		    strerror(err));
-	return id;
+	return genl_family_or_die(fd, SMCR_GENL_FAMILY_NAME);
 }
 
 static void pnet_init(struct pnet_req *r, int family, uint8_t cmd,

@@ -84,6 +84,7 @@ uint64_t attr_uint(const struct nlattr *a);
 void attr_str(char *buf, size_t len, const struct nlattr *a);
 
 /* SMC_GEN_NETLINK's id; exits with EXIT_NOSMC when it is not there */
+int genl_family_or_die(int fd, const char *name);
 int smc_family(int fd);
 /* ... or -1 (no exit) */
 int smc_family_quiet(int fd);
