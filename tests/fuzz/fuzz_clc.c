@@ -125,6 +125,8 @@ static void fuzz_proposal(const u8 *data, size_t size)
 		FUZZ_CHECK((size_t)len == size - SMC_CLC_PROP_SMCD_LEN);
 		p->ism_gid = 0;
 		p->ism_chid = 0;
+		memset(p->vendor_oui, 0, sizeof(p->vendor_oui));
+		memset(p->vendor_exp, 0, sizeof(p->vendor_exp));
 	} else {
 		FUZZ_CHECK((size_t)len == size);
 	}
