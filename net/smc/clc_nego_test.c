@@ -1117,6 +1117,43 @@ static void ac_link_fields(struct smc_clc_accept_confirm *ac, u8 seed)
 	ac->fce.v2_direct = true;
 }
 
+/*
+ * @ac with the link fields of ac_link_fields(@seed) (and, for a confirm
+ * with a GID list, its own GID as the list), encoded into @buf and
+ * decoded into @out.
+ */
+static void ac_over_wire(struct kunit *test, struct smc_clc_accept_confirm *ac,
+			 u8 seed, u8 *buf, struct smc_clc_accept_confirm *out)
+{
+	int len;
+
+	ac_link_fields(ac, seed);
+	if (ac->has_gid_list) {
+		ac->gid_cnt = 1;
+		memcpy(ac->gids[0], ac->gid, SMC_CLC_GID_LEN);
+	}
+	len = smc_clc_accept_confirm_encode(ac, buf, SMC_CLC_MAX_MSG_LEN);
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_ASSERT_EQ(test,
+			smc_clc_accept_confirm_decode(exact(test, buf, len),
+						      len, out), 0);
+}
+
+/* The proposal @l's client sends (@sent), encoded and decoded (@rcvd). */
+static void prop_over_wire(struct kunit *test, const struct smc_nego_local *l,
+			   struct smc_clc_proposal *sent, u8 *buf,
+			   struct smc_clc_proposal *rcvd)
+{
+	u32 reason;
+	int len;
+
+	KUNIT_ASSERT_EQ(test, smc_nego_proposal(l, sent, &reason), 0);
+	len = smc_clc_proposal_encode(sent, buf, SMC_CLC_MAX_MSG_LEN);
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_ASSERT_EQ(test, smc_clc_proposal_decode(exact(test, buf, len),
+						      len, rcvd), 0);
+}
+
 static void nego_handshake_test(struct kunit *test)
 {
 	const struct hs_shape *s = test->param_value;
@@ -1129,8 +1166,6 @@ static void nego_handshake_test(struct kunit *test)
 	struct smc_clc_accept_confirm *conf_rcvd = ac_new(test);
 	u8 *buf = kunit_kzalloc(test, SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
 	struct smc_nego_result sr, cr;
-	u32 reason;
-	int len;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
 	cl->release = s->c_release;
@@ -1140,11 +1175,7 @@ static void nego_handshake_test(struct kunit *test)
 	eid_set(cl->ueids[1], "SMC-EID-ONE");
 
 	/* client proposes */
-	KUNIT_ASSERT_EQ(test, smc_nego_proposal(cl, sent, &reason), 0);
-	len = smc_clc_proposal_encode(sent, buf, SMC_CLC_MAX_MSG_LEN);
-	KUNIT_ASSERT_GT(test, len, 0);
-	KUNIT_ASSERT_EQ(test, smc_clc_proposal_decode(exact(test, buf, len),
-						      len, rcvd), 0);
+	prop_over_wire(test, cl, sent, buf, rcvd);
 	KUNIT_EXPECT_EQ(test, rcvd->hdr.typev1, sent->hdr.typev1);
 	KUNIT_EXPECT_EQ(test, rcvd->hdr.typev2, sent->hdr.typev2);
 
@@ -1152,12 +1183,7 @@ static void nego_handshake_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, smc_nego_server(rcvd, sl, &sr), 0);
 	KUNIT_EXPECT_EQ(test, sr.version, s->version);
 	smc_nego_fill_accept(&sr, s->first_contact, acc);
-	ac_link_fields(acc, 1);
-	len = smc_clc_accept_confirm_encode(acc, buf, SMC_CLC_MAX_MSG_LEN);
-	KUNIT_ASSERT_GT(test, len, 0);
-	KUNIT_ASSERT_EQ(test,
-			smc_clc_accept_confirm_decode(exact(test, buf, len),
-						      len, acc_rcvd), 0);
+	ac_over_wire(test, acc, 1, buf, acc_rcvd);
 
 	/* client checks the accept and confirms */
 	KUNIT_ASSERT_EQ(test, smc_nego_client(sent, acc_rcvd, cl, &cr), 0);
@@ -1171,16 +1197,7 @@ static void nego_handshake_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, cr.max_links, sr.max_links);
 	}
 	smc_nego_fill_confirm(&cr, s->first_contact, conf);
-	ac_link_fields(conf, 2);
-	if (conf->has_gid_list) {
-		conf->gid_cnt = 1;
-		memcpy(conf->gids[0], conf->gid, SMC_CLC_GID_LEN);
-	}
-	len = smc_clc_accept_confirm_encode(conf, buf, SMC_CLC_MAX_MSG_LEN);
-	KUNIT_ASSERT_GT(test, len, 0);
-	KUNIT_ASSERT_EQ(test,
-			smc_clc_accept_confirm_decode(exact(test, buf, len),
-						      len, conf_rcvd), 0);
+	ac_over_wire(test, conf, 2, buf, conf_rcvd);
 	KUNIT_EXPECT_EQ(test, conf_rcvd->has_gid_list,
 			s->version == SMC_V2 && s->first_contact);
 
@@ -1276,46 +1293,26 @@ static void nego_vx_handshake_test(struct kunit *test)
 	struct smc_clc_accept_confirm *conf_rcvd = ac_new(test);
 	u8 *buf = kunit_kzalloc(test, SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
 	struct smc_nego_result sr, cr;
-	u32 reason;
-	int len;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
 	cl->vx = c->c_vx;
 	cl->release = c->c_release;
 	sl->vx = c->s_vx;
-	KUNIT_ASSERT_EQ(test, smc_nego_proposal(cl, sent, &reason), 0);
-	len = smc_clc_proposal_encode(sent, buf, SMC_CLC_MAX_MSG_LEN);
-	KUNIT_ASSERT_GT(test, len, 0);
-	KUNIT_ASSERT_EQ(test, smc_clc_proposal_decode(exact(test, buf, len),
-						      len, rcvd), 0);
+	prop_over_wire(test, cl, sent, buf, rcvd);
 	KUNIT_ASSERT_EQ(test, smc_nego_server(rcvd, sl, &sr), 0);
 	smc_nego_fill_accept(&sr, c->first_contact, acc);
 	if (c->acc_word)
 		acc->fce.vendor_exp_options = c->acc_word;
 	if (!c->s_vx || !c->c_vx || !c->first_contact)
 		KUNIT_EXPECT_EQ(test, acc->fce.vendor_exp_options, 0);
-	ac_link_fields(acc, 1);
-	len = smc_clc_accept_confirm_encode(acc, buf, SMC_CLC_MAX_MSG_LEN);
-	KUNIT_ASSERT_GT(test, len, 0);
-	KUNIT_ASSERT_EQ(test,
-			smc_clc_accept_confirm_decode(exact(test, buf, len),
-						      len, acc_rcvd), 0);
+	ac_over_wire(test, acc, 1, buf, acc_rcvd);
 	KUNIT_ASSERT_EQ(test, smc_nego_client(sent, acc_rcvd, cl, &cr), 0);
 	KUNIT_EXPECT_EQ(test, cr.vx, c->want_client);
 
 	smc_nego_fill_confirm(&cr, c->first_contact, conf);
 	if (c->no_echo)
 		conf->fce.vendor_exp_options = 0;
-	ac_link_fields(conf, 2);
-	if (conf->has_gid_list) {
-		conf->gid_cnt = 1;
-		memcpy(conf->gids[0], conf->gid, SMC_CLC_GID_LEN);
-	}
-	len = smc_clc_accept_confirm_encode(conf, buf, SMC_CLC_MAX_MSG_LEN);
-	KUNIT_ASSERT_GT(test, len, 0);
-	KUNIT_ASSERT_EQ(test,
-			smc_clc_accept_confirm_decode(exact(test, buf, len),
-						      len, conf_rcvd), 0);
+	ac_over_wire(test, conf, 2, buf, conf_rcvd);
 	KUNIT_ASSERT_EQ(test, smc_nego_confirm(&sr, conf_rcvd), 0);
 	KUNIT_EXPECT_EQ(test, smc_nego_confirm_vx(&sr, conf_rcvd),
 			c->want_server);
