@@ -102,6 +102,16 @@ static unsigned int smc_cdc_build_writes(struct smc_conn *conn, u32 n,
 }
 
 /*
+ * Leave the push to tx_work, in process context: no send slot was free,
+ * or the link switched.
+ */
+static void smc_cdc_defer(struct smc_conn *conn)
+{
+	conn->tx_blocked = true;
+	queue_work(smc_wq, &conn->tx_work);
+}
+
+/*
  * May the next @n of @pending bytes go as WRITE WITH IMMEDIATE alone?
  * Only plain data: nothing the peer must learn from a CDC message rides
  * along.  conn->lock held.
@@ -131,10 +141,8 @@ static int smc_cdc_push_wimm(struct smc_conn *conn,
 
 	rc = smc_wr_write_imm(conn->lc.link, w, nw, conn->peer_token,
 			      conn->lc.token, conn->tx_written + n);
-	if (rc == -EAGAIN) {
-		conn->tx_blocked = true;
-		queue_work(smc_wq, &conn->tx_work);
-	}
+	if (rc == -EAGAIN)
+		smc_cdc_defer(conn);
 	if (rc)
 		return rc;
 	conn->tx_blocked = false;
@@ -211,8 +219,7 @@ static int smc_cdc_push_once(struct smc_conn *conn, bool force_msg,
 	rc = smc_wr_write_send(conn->lc.link, w, nw, buf, sizeof(buf),
 			       conn->lc.token, conn->tx_written + n, 0);
 	if (rc == -EAGAIN) {
-		conn->tx_blocked = true;
-		queue_work(smc_wq, &conn->tx_work);
+		smc_cdc_defer(conn);
 		*more = false;
 		return rc;
 	}
@@ -292,10 +299,8 @@ static int smc_cdc_replay_locked(struct smc_conn *conn)
 	smc_cdc_encode(&m, buf, sizeof(buf));
 	rc = smc_wr_write_send(link, w, nw, buf, sizeof(buf), conn->lc.token,
 			       conn->tx_written, 0);
-	if (rc == -EAGAIN) {
-		conn->tx_blocked = true;
-		queue_work(smc_wq, &conn->tx_work);
-	}
+	if (rc == -EAGAIN)
+		smc_cdc_defer(conn);
 	if (rc)
 		return rc;
 	conn->tx_seq = m.seqno;
@@ -380,6 +385,19 @@ static void smc_cdc_violation(struct smc_conn *conn, const char *what)
 		smc_cdc_push_locked(conn, true);
 	}
 	WRITE_ONCE(smc->sk.sk_err, ECONNABORTED);
+}
+
+/*
+ * Data for a socket we closed: TCP answers with a reset.  conn->lock held;
+ * returns the wake-up mask.
+ */
+static __poll_t smc_cdc_rx_after_close(struct smc_conn *conn)
+{
+	if (!conn->local_closed || conn->local_abort)
+		return 0;
+	conn->local_abort = true;
+	smc_cdc_push_locked(conn, true);
+	return EPOLLHUP;
 }
 
 /*
@@ -511,11 +529,8 @@ void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 				   ECONNRESET);
 		WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
 		wake |= EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP;
-	} else if (dprod && conn->local_closed && !conn->local_abort) {
-		/* data for a closed socket: TCP answers with a reset */
-		conn->local_abort = true;
-		smc_cdc_push_locked(conn, true);
-		wake |= EPOLLHUP;
+	} else if (dprod) {
+		wake |= smc_cdc_rx_after_close(conn);
 	}
 	if (msg->urg_data_present && dprod) {
 		/* the last byte this message produced is the urgent one */
@@ -596,13 +611,7 @@ void smc_conn_wimm_rx(struct smc_lgr_conn *c, struct smc_link *link,
 	/* plain data: the writer was neither short of room nor asking */
 	conn->peer_write_blocked = false;
 	conn->peer_upd_req = false;
-	wake = EPOLLIN | EPOLLRDNORM;
-	if (conn->local_closed && !conn->local_abort) {
-		/* data for a closed socket: TCP answers with a reset */
-		conn->local_abort = true;
-		smc_cdc_push_locked(conn, true);
-		wake |= EPOLLHUP;
-	}
+	wake = EPOLLIN | EPOLLRDNORM | smc_cdc_rx_after_close(conn);
 out:
 	spin_unlock(&conn->lock);
 	if (wake)
@@ -706,9 +715,7 @@ void smc_conn_link_switch(struct smc_lgr_conn *c, struct smc_link *to)
 		conn->tx_replay_from = from;
 	}
 	/* push whatever waits, on the new link, from process context */
-	if (conn->attached && !conn->dead) {
-		conn->tx_blocked = true;
-		queue_work(smc_wq, &conn->tx_work);
-	}
+	if (conn->attached && !conn->dead)
+		smc_cdc_defer(conn);
 	spin_unlock(&conn->lock);
 }
