@@ -408,12 +408,7 @@ static const struct prefix_case prefix_cases[] = {
 	{ "v6 bad length", true, 200, 0x00, false, true, 200, false },
 };
 
-static void prefix_case_desc(const struct prefix_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(prefix_case, prefix_cases, prefix_case_desc);
+KUNIT_ARRAY_PARAM_DESC(prefix_case, prefix_cases, name);
 
 static void nego_server_prefix_test(struct kunit *test)
 {
@@ -1079,12 +1074,7 @@ static const struct hs_shape hs_shapes[] = {
 	  SMC_V1, 0, 255 },
 };
 
-static void hs_shape_desc(const struct hs_shape *s, char *desc)
-{
-	strscpy(desc, s->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(hs_shape, hs_shapes, hs_shape_desc);
+KUNIT_ARRAY_PARAM_DESC(hs_shape, hs_shapes, name);
 
 /* Encode @len-limited into a scratch buffer, decode from an exact copy. */
 static u8 *exact(struct kunit *test, const u8 *src, int len)
@@ -1273,12 +1263,7 @@ static const struct vx_case vx_cases[] = {
 	  SMC_NEGO_VX_WIMM, 0 },
 };
 
-static void vx_case_desc(const struct vx_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(vx_case, vx_cases, vx_case_desc);
+KUNIT_ARRAY_PARAM_DESC(vx_case, vx_cases, desc);
 
 /* Proposal, accept and confirm through the wire codec. */
 static void nego_vx_handshake_test(struct kunit *test)
