@@ -35,6 +35,11 @@ EXTRACT_VMLINUX ?= $(firstword $(wildcard $(KDIR)/scripts/extract-vmlinux \
 	/var/tmp/smc-src/linux-source-6.12/scripts/extract-vmlinux))
 BTF_VMLINUX := build/vmlinux-$(KVER)
 SMC_KO := net/smc/smc.ko
+# What a copy of the module's sources holds (make hooks, debug-module,
+# dkms-src): not what a build made, compat_probes.h included, since each
+# kernel needs its own.
+SMC_SOURCES := Kbuild include net/smc/Makefile net/smc/Kconfig net/smc/compat \
+	$(filter-out %.mod.c net/smc/compat_probes.h,$(wildcard net/smc/*.[ch]))
 HAVE_PAHOLE := $(shell command -v $(PAHOLE) >/dev/null 2>&1 && echo y)
 ifneq ($(HAVE_PAHOLE),y)
 KBUILD_BTF := CONFIG_DEBUG_INFO_BTF_MODULES=
@@ -80,8 +85,7 @@ HOOKS_DIR := build/hooks
 hooks:
 	@test -d "$(KDIR)" || { echo "no kernel headers at '$(KDIR)': run tests/setup.sh or set KDIR=" >&2; exit 1; }
 	mkdir -p $(HOOKS_DIR)
-	cp -r --parents Kbuild include net/smc/Makefile net/smc/Kconfig \
-		$(filter-out %.mod.c,$(wildcard net/smc/*.[ch])) $(HOOKS_DIR)/
+	cp -r --parents $(SMC_SOURCES) $(HOOKS_DIR)/
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(HOOKS_DIR) CONFIG_SMC_TESTHOOKS=y \
 		CONFIG_DEBUG_INFO_BTF_MODULES= modules
 
@@ -96,10 +100,8 @@ debug-module:
 	@test -f "$(DEBUG_KDIR)/include/config/kernel.release" || \
 		{ echo "no debug kernel at '$(DEBUG_KDIR)': run tests/debug/build-kernel" >&2; exit 1; }
 	mkdir -p $(DEBUG_DIR) $(DEBUG_DIR)-hooks
-	cp -r --parents Kbuild include net/smc/Makefile net/smc/Kconfig \
-		$(filter-out %.mod.c,$(wildcard net/smc/*.[ch])) $(DEBUG_DIR)/
-	cp -r --parents Kbuild include net/smc/Makefile net/smc/Kconfig \
-		$(filter-out %.mod.c,$(wildcard net/smc/*.[ch])) $(DEBUG_DIR)-hooks/
+	cp -r --parents $(SMC_SOURCES) $(DEBUG_DIR)/
+	cp -r --parents $(SMC_SOURCES) $(DEBUG_DIR)-hooks/
 	$(MAKE) -C $(DEBUG_KDIR) M=$(CURDIR)/$(DEBUG_DIR) modules
 	$(MAKE) -C $(DEBUG_KDIR) M=$(CURDIR)/$(DEBUG_DIR)-hooks \
 		CONFIG_SMC_TESTHOOKS=y modules
@@ -111,8 +113,7 @@ check-debug:
 DKMS_NAME := $(shell sed -n 's/^PACKAGE_NAME="\(.*\)"$$/\1/p' dkms.conf)
 DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
 DKMS_SRC := /usr/src/$(DKMS_NAME)-$(DKMS_VERSION)
-DKMS_FILES := dkms.conf Kbuild Makefile include net/smc/Makefile \
-	      net/smc/Kconfig $(wildcard net/smc/*.[ch])
+DKMS_FILES := dkms.conf Makefile $(SMC_SOURCES)
 
 dkms-src:
 	@command -v dkms >/dev/null || { echo "dkms is not installed (apt-get install dkms)" >&2; exit 1; }

@@ -235,7 +235,9 @@ void smc_sock_adopt(struct smc_sock *smc, struct socket *sock,
 {
 	smc->clcsock = clcsock;
 	/* SOL_SOCKET options must reach both sockets, see smc_setsockopt. */
+#ifdef SMC_HAVE_CUSTOM_SOCKOPT
 	set_bit(SOCK_CUSTOM_SOCKOPT, &sock->flags);
+#endif
 	smc_clcsock_redirect_wq(smc, sock);
 	smc_clcsock_attach(smc);
 	smc_copy_sockopts_from_clc(smc);
@@ -275,7 +277,7 @@ static int smc_release(struct socket *sock)
 	return 0;
 }
 
-static int smc_bind(struct socket *sock, struct sockaddr *addr, int alen)
+static int smc_bind(struct socket *sock, struct sockaddr_unsized *addr, int alen)
 {
 	struct sock *sk = sock->sk;
 	struct socket *clcsock = smc_sk(sk)->clcsock;
@@ -526,6 +528,7 @@ static ssize_t smc_splice_read(struct socket *sock, loff_t *ppos,
 	return rc;
 }
 
+#ifdef SMC_HAVE_SPLICE_EOF
 static void smc_splice_eof(struct socket *sock)
 {
 	struct smc_sock *smc = smc_sk(sock->sk);
@@ -535,6 +538,9 @@ static void smc_splice_eof(struct socket *sock)
 	    smc->clcsock->ops->splice_eof)
 		smc->clcsock->ops->splice_eof(smc->clcsock);
 }
+#endif
+
+SMC_DEFINE_ACCEPT_OP(smc_accept);
 
 const struct proto_ops smc_ops = {
 	.family		= PF_SMC,
@@ -543,7 +549,7 @@ const struct proto_ops smc_ops = {
 	.bind		= smc_bind,
 	.connect	= smc_connect,
 	.socketpair	= sock_no_socketpair,
-	.accept		= smc_accept,
+	.accept		= SMC_ACCEPT_OP(smc_accept),
 	.getname	= smc_getname,
 	.poll		= smc_poll,
 	.ioctl		= smc_ioctl,
@@ -559,7 +565,9 @@ const struct proto_ops smc_ops = {
 	.recvmsg	= smc_recvmsg,
 	.mmap		= sock_no_mmap,
 	.splice_read	= smc_splice_read,
+#ifdef SMC_HAVE_SPLICE_EOF
 	.splice_eof	= smc_splice_eof,
+#endif
 };
 
 static const struct net_proto_family smc_family_ops = {
@@ -619,7 +627,7 @@ static int __init smc_init(void)
 	rc = smc_ulp_register();
 	if (rc)
 		goto out_inet;
-	static_branch_inc(&tcp_have_smc);
+	smc_tcp_option_enable();
 	return 0;
 
 out_inet:
@@ -655,7 +663,7 @@ out_wq:
 static void __exit smc_exit(void)
 {
 	smc_ulp_unregister();
-	static_branch_dec(&tcp_have_smc);
+	smc_tcp_option_disable();
 	smc_inet_exit();
 	sock_unregister(PF_SMC);
 	/* no sockets are left: every link group can go */

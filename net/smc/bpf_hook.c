@@ -73,7 +73,9 @@ void smc_bpf_policy(struct smc_sock *smc, const struct sockaddr *addr,
 		smc->fallback_reason = SMC_BPF_FALLBACK_REASON;
 }
 
-#if defined(MODULE) && IS_ENABLED(CONFIG_DEBUG_INFO_BTF_MODULES)
+/* fmod_ret on a module's function needs its BTF and a 6.3+ kernel */
+#if defined(MODULE) && IS_ENABLED(CONFIG_DEBUG_INFO_BTF_MODULES) && \
+	defined(SMC_HAVE_BTF_FMODRET)
 BTF_SET8_START(smc_bpf_fmodret_ids)
 BTF_ID_FLAGS(func, smc_bpf_decide)
 BTF_SET8_END(smc_bpf_fmodret_ids)

@@ -39,7 +39,7 @@ static void smc_connect_clc(struct smc_sock *smc)
 	struct sock *clcsk = smc->clcsock->sk;
 	u32 reason;
 
-	if (!tcp_sk(clcsk)->syn_smc) {
+	if (!smc_tcp_option_agreed(clcsk)) {
 		smc_set_fallback(smc, smc->fallback_reason ?:
 				 SMC_CLC_DECL_PEERNOSMC);
 		return;
@@ -143,7 +143,7 @@ static int smc_connect_failed(struct smc_sock *smc, struct socket *sock)
 	smc->clcsock->state = SS_UNCONNECTED;
 	lock_sock(clcsk);
 	clcsk->sk_prot->disconnect(clcsk, 0);
-	tcp_sk(clcsk)->syn_smc = 0;
+	smc_tcp_option_ask(clcsk, false);
 	release_sock(clcsk);
 	return err;
 }
@@ -161,7 +161,7 @@ static int smc_connect_result(struct smc_sock *smc, struct socket *sock,
 	return smc_connect_failed(smc, sock);
 }
 
-int smc_connect(struct socket *sock, struct sockaddr *addr, int alen,
+int smc_connect(struct socket *sock, struct sockaddr_unsized *addr, int alen,
 		int flags)
 {
 	struct sock *sk = sock->sk;
@@ -196,14 +196,14 @@ int smc_connect(struct socket *sock, struct sockaddr *addr, int alen,
 	}
 
 	sk->sk_err = 0;
-	smc_bpf_policy(smc, addr, alen);
+	smc_bpf_policy(smc, (const struct sockaddr *)addr, alen);
 	if (!smc->fallback_reason)
-		tcp_sk(clcsock->sk)->syn_smc = 1;
+		smc_tcp_option_ask(clcsock->sk, true);
 	smc->hs_state = SMC_HS_RUNNING;
 	sk->sk_state = TCP_SYN_SENT;
 	rc = kernel_connect(clcsock, addr, alen, O_NONBLOCK);
 	if (rc && rc != -EINPROGRESS) {
-		tcp_sk(clcsock->sk)->syn_smc = 0;
+		smc_tcp_option_ask(clcsock->sk, false);
 		smc->hs_state = SMC_HS_NONE;
 		sk->sk_state = TCP_CLOSE;
 		goto out;

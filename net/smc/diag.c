@@ -253,7 +253,7 @@ static int smc_diag_fill_smcr(struct sk_buff *skb, struct smc_sock *smc,
 	li.role = server;
 	li.lnk[0].link_id = link.link_id;
 	li.lnk[0].ibport = link.port;
-	strscpy(li.lnk[0].ibname, link.ibname);
+	strscpy(li.lnk[0].ibname, link.ibname, sizeof(li.lnk[0].ibname));
 	smc_diag_gid(li.lnk[0].gid, sizeof(li.lnk[0].gid), link.gid);
 	smc_diag_gid(li.lnk[0].peer_gid, sizeof(li.lnk[0].peer_gid),
 		     link.peer_gid);
@@ -292,7 +292,7 @@ static int smc_diag_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	sock_diag_save_cookie(sk, r->id.idiag_cookie);
 	if (ent->clcsk)
 		smc_diag_fill_id(&r->id, ent->clcsk);
-	r->diag_uid = from_kuid_munged(user_ns, sock_i_uid(sk));
+	r->diag_uid = from_kuid_munged(user_ns, sk_uid(sk));
 	r->diag_inode = sock_i_ino(sk);
 
 	fallback.reason = READ_ONCE(smc->fallback_reason);

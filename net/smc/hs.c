@@ -184,11 +184,16 @@ static void smc_hs_local(struct smc_hs *hs, struct sock *clcsk)
 static u32 smc_hs_nexthop(struct net *net, __be32 saddr, __be32 daddr,
 			  u8 *mac, bool *direct)
 {
+	struct flowi4 fl4 = {
+		.daddr = daddr,
+		.saddr = saddr,
+		.flowi4_scope = RT_SCOPE_UNIVERSE,
+	};
 	struct neighbour *neigh;
 	struct rtable *rt;
 	u32 reason = SMC_CLC_DECL_NOROUTE;
 
-	rt = ip_route_output(net, daddr, saddr, 0, 0, RT_SCOPE_UNIVERSE);
+	rt = ip_route_output_key(net, &fl4);
 	if (IS_ERR(rt))
 		return reason;
 	*direct = !rt->rt_uses_gateway;

@@ -33,6 +33,7 @@
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_cache.h>
+#include "compat.h"
 
 #include "ib.h"
 #include "core.h"
@@ -502,13 +503,13 @@ int smc_ib_dev_info(struct net *net, unsigned int *pos,
 		if (i++ < *pos || !rdma_dev_access_netns(dev->ibdev, net))
 			continue;
 		*pos = i;
-		strscpy(info->name, dev_name(&dev->ibdev->dev));
+		strscpy(info->name, dev_name(&dev->ibdev->dev), sizeof(info->name));
 		if (dev->ibdev->dev.parent && dev_is_pci(dev->ibdev->dev.parent)) {
 			pdev = to_pci_dev(dev->ibdev->dev.parent);
 			info->pci = true;
 			info->pci_vendor = pdev->vendor;
 			info->pci_device = pdev->device;
-			strscpy(info->pci_id, pci_name(pdev));
+			strscpy(info->pci_id, pci_name(pdev), sizeof(info->pci_id));
 		}
 		for (p = 1; p <= smc_ib_last_port(dev); p++) {
 			info->port[p - 1] = dev->port[p - 1];

@@ -26,6 +26,8 @@
 #include <net/ipv6.h>
 #include "smc.h"
 
+#ifdef SMC_HAVE_IPPROTO_SMC
+
 static struct lock_class_key smc_inet_slock_key;
 static struct lock_class_key smc_inet_sk_key;
 
@@ -157,3 +159,4 @@ void smc_inet_exit(void)
 
 MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, IPPROTO_SMC, SOCK_STREAM);
 MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET6, IPPROTO_SMC, SOCK_STREAM);
+#endif /* SMC_HAVE_IPPROTO_SMC */

@@ -49,6 +49,7 @@
 #include <linux/unaligned.h>
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
+#include "compat.h"
 
 #include "core.h"
 #include "wr.h"
@@ -1856,7 +1857,7 @@ static bool smc_lgr_copy_link(struct smc_link *link,
 	if (link->port >= 1 && link->port <= SMC_IB_MAX_PORTS)
 		info->ifindex = READ_ONCE(link->dev->port[link->port - 1].ifindex);
 	info->conns = atomic_read(&link->conn_cnt);
-	strscpy(info->ibname, dev_name(&link->dev->ibdev->dev));
+	strscpy(info->ibname, dev_name(&link->dev->ibdev->dev), sizeof(info->ibname));
 	memcpy(info->link_uid, link->link_uid, sizeof(info->link_uid));
 	memcpy(info->peer_link_uid, link->peer_link_uid,
 	       sizeof(info->peer_link_uid));

@@ -110,12 +110,12 @@ int smc_listen(struct socket *sock, int backlog)
 	}
 	smc_bpf_policy(smc, NULL, 0);
 	if (!smc->fallback_reason) {
-		tcp_sk(clcsock->sk)->syn_smc = 1;
+		smc_tcp_option_ask(clcsock->sk, true);
 		tcp_sk(clcsock->sk)->smc_hs_congested = smc_listen_hs_congested;
 	}
 	rc = kernel_listen(clcsock, backlog);
 	if (rc) {
-		tcp_sk(clcsock->sk)->syn_smc = 0;
+		smc_tcp_option_ask(clcsock->sk, false);
 		tcp_sk(clcsock->sk)->smc_hs_congested = NULL;
 		goto out;
 	}
@@ -206,7 +206,7 @@ static int smc_hs_wake(struct wait_queue_entry *wait, unsigned int mode,
 
 static void smc_hs_expire(struct timer_list *t)
 {
-	struct smc_sock *child = from_timer(child, t, hs_timer);
+	struct smc_sock *child = timer_container_of(child, t, hs_timer);
 
 	smc_hs_start(child, true);
 }
@@ -268,7 +268,7 @@ void smc_accept_work(struct work_struct *work)
 		smc_memcg_inherit(&child->sk, lsk);
 		smc_sock_link(&child->sk);
 		child->sk.sk_uid = lsk->sk_uid;
-		if (!tcp_sk(newclc->sk)->syn_smc) {
+		if (!smc_tcp_option_agreed(newclc->sk)) {
 			/* The listener's own reason if it never offered SMC. */
 			smc_set_fallback(child, lsmc->fallback_reason ?:
 					 SMC_CLC_DECL_PEERNOSMC);
@@ -423,7 +423,9 @@ out:
 	lock_sock(&child->sk);
 	sock_graft(&child->sk, newsock);
 	newsock->state = SS_CONNECTED;
+#ifdef SMC_HAVE_CUSTOM_SOCKOPT
 	set_bit(SOCK_CUSTOM_SOCKOPT, &newsock->flags);
+#endif
 	smc_clcsock_redirect_wq(child, newsock);
 	child->listen_smc = NULL;
 	release_sock(&child->sk);

@@ -128,7 +128,7 @@ int smc_pnet_of_ibport(struct net *net, struct smc_ib_dev *dev, u8 port,
 {
 	char name[IB_DEVICE_NAME_MAX];
 
-	strscpy(name, dev_name(&dev->ibdev->dev));
+	strscpy(name, dev_name(&dev->ibdev->dev), sizeof(name));
 	return smc_pnet_of_ibname(name, port, pnetid);
 }
 
@@ -187,7 +187,7 @@ static int smc_pnet_insert(struct smc_pnet_table *t, const u8 *id, bool ib,
 	memcpy(new->id, id, SMC_PNET_LEN);
 	new->ib = ib;
 	new->port = port;
-	strscpy(new->name, name);
+	strscpy(new->name, name, sizeof(new->name));
 
 	mutex_lock(&t->lock);
 	list_for_each_entry(e, &t->entries, list) {

@@ -14,6 +14,7 @@
 #include <linux/sched/mm.h>
 #include <net/sock.h>
 #include <net/inet_sock.h>
+#include "compat.h"
 #include "conn.h"
 
 /* protocol values for socket(AF_SMC, SOCK_STREAM, ...) */
@@ -147,9 +148,20 @@ void smc_set_fallback(struct smc_sock *smc, u32 reason);
 void smc_copy_sockopts_from_clc(struct smc_sock *smc);
 void smc_clcsock_redirect_wq(struct smc_sock *smc, struct socket *sock);
 
-/* inet.c: socket(AF_INET or AF_INET6, SOCK_STREAM, IPPROTO_SMC) */
+/* inet.c: socket(AF_INET or AF_INET6, SOCK_STREAM, IPPROTO_SMC), 6.11+ */
+#ifdef SMC_HAVE_IPPROTO_SMC
 int smc_inet_init(void);
 void smc_inet_exit(void);
+#else
+static inline int smc_inet_init(void)
+{
+	return 0;
+}
+
+static inline void smc_inet_exit(void)
+{
+}
+#endif
 
 /* ulp.c: setsockopt(SOL_TCP, TCP_ULP, "smc") makes a TCP fd an SMC one */
 int smc_ulp_register(void);
@@ -163,7 +175,7 @@ void smc_clcsock_detach(struct socket *clcsock);
 void smc_clcsock_err_sync(struct smc_sock *smc);
 
 /* connect.c: active open */
-int smc_connect(struct socket *sock, struct sockaddr *addr, int alen,
+int smc_connect(struct socket *sock, struct sockaddr_unsized *addr, int alen,
 		int flags);
 void smc_connect_work(struct work_struct *work);
 void smc_connect_state_change(struct smc_sock *smc, struct sock *clcsk);

@@ -13,6 +13,7 @@
 #include <linux/string.h>
 #include <linux/sysctl.h>
 #include <net/netns/generic.h>
+#include "compat.h"
 
 #include "sysctl.h"
 
@@ -47,8 +48,8 @@ static const struct smc_net_cfg smc_net_cfg_default = {
  * negative interval makes no sense, so unlike proc_dointvec_jiffies()
  * this refuses one with -EINVAL.
  */
-static int smc_sysctl_seconds(const struct ctl_table *table, int write,
-			      void *buffer, size_t *lenp, loff_t *ppos)
+static int smc_sysctl_seconds(SMC_CTL_TABLE_CONST struct ctl_table *table,
+			      int write, void *buffer, size_t *lenp, loff_t *ppos)
 {
 	int *jiffies_val = table->data;
 	struct ctl_table secs_table = *table;
@@ -177,7 +178,8 @@ static const struct ctl_table smc_sysctl_template[] = {
 struct smc_sysctl_net {
 	struct smc_net_cfg cfg;
 	struct ctl_table_header *hdr;
-	struct ctl_table table[ARRAY_SIZE(smc_sysctl_template)];
+	/* and a zeroed entry: kernels before 6.6 look for one at the end */
+	struct ctl_table table[ARRAY_SIZE(smc_sysctl_template) + 1];
 };
 
 static unsigned int smc_sysctl_net_id __read_mostly;
@@ -203,12 +205,12 @@ static int __net_init smc_sysctl_net_init(struct net *net)
 	size_t i;
 
 	sn->cfg = smc_net_cfg_default;
-	memcpy(sn->table, smc_sysctl_template, sizeof(sn->table));
-	for (i = 0; i < ARRAY_SIZE(sn->table); i++)
+	memcpy(sn->table, smc_sysctl_template, sizeof(smc_sysctl_template));
+	for (i = 0; i < ARRAY_SIZE(smc_sysctl_template); i++)
 		sn->table[i].data = (u8 *)&sn->cfg +
 				    (uintptr_t)smc_sysctl_template[i].data;
 	sn->hdr = register_net_sysctl_sz(net, "net/smc", sn->table,
-					 ARRAY_SIZE(sn->table));
+					 ARRAY_SIZE(smc_sysctl_template));
 	return sn->hdr ? 0 : -ENOMEM;
 }
 

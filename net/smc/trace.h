@@ -110,19 +110,21 @@ TRACE_EVENT(smcr_lgr_create,
 			     __field(u32, lgr_id)
 			     __field(bool, server)
 			     __field(u8, version)
-			     __string(name, smc_trace_ibname(&lgr->links[0]))
+			     __array(char, name, IB_DEVICE_NAME_MAX)
 	    ),
 	    TP_fast_assign(__entry->lgr = lgr;
 			   __entry->net_cookie = lgr->net->net_cookie;
 			   __entry->lgr_id = smc_trace_lgr_id(lgr);
 			   __entry->server = lgr->server;
 			   __entry->version = lgr->version;
-			   __assign_str(name);
+			   strscpy(__entry->name,
+				   smc_trace_ibname(&lgr->links[0]),
+				   IB_DEVICE_NAME_MAX);
 	    ),
 	    TP_printk("lgr=%p net=%llu id=%08x role=%s v%u dev=%s",
 		      __entry->lgr, __entry->net_cookie, __entry->lgr_id,
 		      __entry->server ? "server" : "client", __entry->version,
-		      __get_str(name))
+		      __entry->name)
 );
 
 TRACE_EVENT(smcr_lgr_terminate,
@@ -154,7 +156,7 @@ TRACE_EVENT(smcr_link_up,
 			     __field(u32, lgr_id)
 			     __field(u8, link_id)
 			     __field(u8, port)
-			     __string(name, smc_trace_ibname(lnk))
+			     __array(char, name, IB_DEVICE_NAME_MAX)
 	    ),
 	    TP_fast_assign(__entry->lnk = lnk;
 			   __entry->lgr = lnk->lgr;
@@ -162,11 +164,12 @@ TRACE_EVENT(smcr_link_up,
 			   __entry->lgr_id = smc_trace_lgr_id(lnk->lgr);
 			   __entry->link_id = lnk->link_id;
 			   __entry->port = lnk->port;
-			   __assign_str(name);
+			   strscpy(__entry->name, smc_trace_ibname(lnk),
+				   IB_DEVICE_NAME_MAX);
 	    ),
 	    TP_printk("lnk=%p lgr=%p net=%llu id=%08x link=%u dev=%s port=%u",
 		      __entry->lnk, __entry->lgr, __entry->net_cookie,
-		      __entry->lgr_id, __entry->link_id, __get_str(name),
+		      __entry->lgr_id, __entry->link_id, __entry->name,
 		      __entry->port)
 );
 
@@ -178,7 +181,7 @@ TRACE_EVENT(smcr_link_down,
 			     __field(const void *, lgr)
 			     __field(u64, net_cookie)
 			     __field(int, state)
-			     __string(name, smc_trace_ibname(lnk))
+			     __array(char, name, IB_DEVICE_NAME_MAX)
 			     __field(void *, location)
 			     __field(u32, lgr_id)
 			     __field(u8, link_id)
@@ -187,14 +190,15 @@ TRACE_EVENT(smcr_link_down,
 			   __entry->lgr = lnk->lgr;
 			   __entry->net_cookie = lnk->lgr->net->net_cookie;
 			   __entry->state = state;
-			   __assign_str(name);
+			   strscpy(__entry->name, smc_trace_ibname(lnk),
+				   IB_DEVICE_NAME_MAX);
 			   __entry->location = location;
 			   __entry->lgr_id = smc_trace_lgr_id(lnk->lgr);
 			   __entry->link_id = lnk->link_id;
 	    ),
 	    TP_printk("lnk=%p lgr=%p net=%llu state=%d dev=%s location=%pS id=%08x link=%u",
 		      __entry->lnk, __entry->lgr, __entry->net_cookie,
-		      __entry->state, __get_str(name), __entry->location,
+		      __entry->state, __entry->name, __entry->location,
 		      __entry->lgr_id, __entry->link_id)
 );
 

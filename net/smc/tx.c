@@ -20,7 +20,7 @@
 
 static void smc_tx_cork_expired(struct timer_list *t)
 {
-	struct smc_conn *conn = from_timer(conn, t, cork_timer);
+	struct smc_conn *conn = timer_container_of(conn, t, cork_timer);
 
 	spin_lock_bh(&conn->lock);
 	conn->tx_corked = false;

@@ -103,7 +103,7 @@ static int smc_ulp_shell_release(struct socket *shell)
 	return 0;
 }
 
-static int smc_ulp_shell_bind(struct socket *shell, struct sockaddr *addr,
+static int smc_ulp_shell_bind(struct socket *shell, struct sockaddr_unsized *addr,
 			      int alen)
 {
 	struct socket *sock = smc_ulp_fd_socket(shell);
@@ -111,7 +111,7 @@ static int smc_ulp_shell_bind(struct socket *shell, struct sockaddr *addr,
 	return sock->ops->bind(sock, addr, alen);
 }
 
-static int smc_ulp_shell_connect(struct socket *shell, struct sockaddr *addr,
+static int smc_ulp_shell_connect(struct socket *shell, struct sockaddr_unsized *addr,
 				 int alen, int flags)
 {
 	struct socket *sock = smc_ulp_fd_socket(shell);
@@ -126,8 +126,10 @@ static int smc_ulp_shell_accept(struct socket *shell, struct socket *newsock,
 
 	/* accept() gave @newsock our ops; the same owner, so no module ref */
 	newsock->ops = sock->ops;
-	return sock->ops->accept(sock, newsock, arg);
+	return smc_sock_accept(sock, newsock, arg);
 }
+
+SMC_DEFINE_ACCEPT_OP(smc_ulp_shell_accept);
 
 static int smc_ulp_shell_getname(struct socket *shell, struct sockaddr *addr,
 				 int peer)
@@ -230,12 +232,14 @@ static ssize_t smc_ulp_shell_splice_read(struct socket *shell, loff_t *ppos,
 	return sock->ops->splice_read(sock, ppos, pipe, len, flags);
 }
 
+#ifdef SMC_HAVE_SPLICE_EOF
 static void smc_ulp_shell_splice_eof(struct socket *shell)
 {
 	struct socket *sock = smc_ulp_fd_socket(shell);
 
 	sock->ops->splice_eof(sock);
 }
+#endif
 
 static const struct proto_ops smc_ulp_shell_ops = {
 	.family		= PF_SMC,
@@ -244,7 +248,7 @@ static const struct proto_ops smc_ulp_shell_ops = {
 	.bind		= smc_ulp_shell_bind,
 	.connect	= smc_ulp_shell_connect,
 	.socketpair	= sock_no_socketpair,
-	.accept		= smc_ulp_shell_accept,
+	.accept		= SMC_ACCEPT_OP(smc_ulp_shell_accept),
 	.getname	= smc_ulp_shell_getname,
 	.poll		= smc_ulp_shell_poll,
 	.ioctl		= smc_ulp_shell_ioctl,
@@ -260,7 +264,9 @@ static const struct proto_ops smc_ulp_shell_ops = {
 	.recvmsg	= smc_ulp_shell_recvmsg,
 	.mmap		= sock_no_mmap,
 	.splice_read	= smc_ulp_shell_splice_read,
+#ifdef SMC_HAVE_SPLICE_EOF
 	.splice_eof	= smc_ulp_shell_splice_eof,
+#endif
 };
 
 /* 0 if @sk may become an SMC socket, else why not (negative errno). */
