@@ -178,6 +178,38 @@ void smc_copy_sockopts_from_clc(struct smc_sock *smc)
 	sk->sk_reuseport = clcsk->sk_reuseport;
 }
 
+#ifndef SMC_HAVE_CUSTOM_SOCKOPT
+/*
+ * Kernels before 6.9 give SOL_SOCKET setsockopt() to the AF_SMC sock
+ * alone (no SOCK_CUSTOM_SOCKOPT): TCP learns the options when it is about
+ * to use them, at bind(), connect() and listen().  Options set later stay
+ * with the AF_SMC sock, as with Linux's own module on such kernels.
+ */
+void smc_copy_sockopts_to_clc(struct smc_sock *smc)
+{
+	struct sock *clcsk = smc->clcsock->sk;
+	struct sock *sk = &smc->sk;
+
+	lock_sock(clcsk);
+	clcsk->sk_flags = (clcsk->sk_flags & ~SMC_SK_FLAGS_FROM_CLC) |
+			  (sk->sk_flags & SMC_SK_FLAGS_FROM_CLC);
+	WRITE_ONCE(clcsk->sk_sndbuf, READ_ONCE(sk->sk_sndbuf));
+	WRITE_ONCE(clcsk->sk_rcvbuf, READ_ONCE(sk->sk_rcvbuf));
+	WRITE_ONCE(clcsk->sk_rcvtimeo, READ_ONCE(sk->sk_rcvtimeo));
+	WRITE_ONCE(clcsk->sk_sndtimeo, READ_ONCE(sk->sk_sndtimeo));
+	WRITE_ONCE(clcsk->sk_lingertime, READ_ONCE(sk->sk_lingertime));
+	WRITE_ONCE(clcsk->sk_rcvlowat, READ_ONCE(sk->sk_rcvlowat));
+	WRITE_ONCE(clcsk->sk_mark, READ_ONCE(sk->sk_mark));
+	WRITE_ONCE(clcsk->sk_priority, READ_ONCE(sk->sk_priority));
+	WRITE_ONCE(clcsk->sk_bound_dev_if, READ_ONCE(sk->sk_bound_dev_if));
+	clcsk->sk_userlocks = sk->sk_userlocks;
+	clcsk->sk_reuse = sk->sk_reuse;
+	clcsk->sk_reuseport = sk->sk_reuseport;
+	sk_dst_reset(clcsk);
+	release_sock(clcsk);
+}
+#endif
+
 static int smc_create(struct net *net, struct socket *sock, int protocol,
 		      int kern)
 {
@@ -284,6 +316,7 @@ static int smc_bind(struct socket *sock, struct sockaddr_unsized *addr, int alen
 	int rc;
 
 	lock_sock(sk);
+	smc_copy_sockopts_to_clc(smc_sk(sk));
 	rc = clcsock->ops->bind(clcsock, addr, alen);
 	release_sock(sk);
 	return rc;

@@ -60,7 +60,7 @@ static bool smc_close_orphan_get(struct smc_sock *smc)
 		return false;
 	}
 	smc->conn.orphan_counted = true;
-	this_cpu_inc(tcp_orphan_count);
+	smc_tcp_orphan_count_add(1);
 	return true;
 }
 
@@ -69,7 +69,7 @@ static void smc_close_orphan_put(struct smc_sock *smc)
 	if (!smc->conn.orphan_counted)
 		return;
 	smc->conn.orphan_counted = false;
-	this_cpu_dec(tcp_orphan_count);
+	smc_tcp_orphan_count_add(-1);
 	atomic_dec(smc_close_orphans(sock_net(&smc->sk)));
 }
 

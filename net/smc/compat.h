@@ -147,6 +147,21 @@ static inline struct net_device *ib_device_get_netdev(struct ib_device *ibdev,
 #endif
 
 /*
+ * TCP's orphan count (tcp_max_orphans) includes SMC's lingering orphans
+ * where the kernel exports it; Debian's 7.3, without SMC, does not.
+ */
+#ifdef SMC_HAVE_EXPORT_TCP_ORPHAN_COUNT
+static inline void smc_tcp_orphan_count_add(int n)
+{
+	this_cpu_add(tcp_orphan_count, n);
+}
+#else
+static inline void smc_tcp_orphan_count_add(int n)
+{
+}
+#endif
+
+/*
  * socket(AF_INET/AF_INET6, SOCK_STREAM, IPPROTO_SMC) exists since 6.11;
  * SOL_SOCKET options reach a socket's own setsockopt() when it asks
  * since 6.9 (SOCK_CUSTOM_SOCKOPT), before that only the socket's sock
@@ -178,6 +193,14 @@ static inline bool smc_tcp_option_agreed(const struct sock *clcsk)
 	return tcp_sk(clcsk)->syn_smc;
 }
 
+/* A listener's @congested says when SYNs should go without the option. */
+static inline void
+smc_tcp_option_congested(struct sock *clcsk,
+			 bool (*congested)(const struct sock *sk))
+{
+	tcp_sk(clcsk)->smc_hs_congested = congested;
+}
+
 static inline void smc_tcp_option_enable(void)
 {
 	static_branch_inc(&tcp_have_smc);
@@ -195,6 +218,12 @@ static inline void smc_tcp_option_ask(struct sock *clcsk, bool on)
 static inline bool smc_tcp_option_agreed(const struct sock *clcsk)
 {
 	return false;
+}
+
+static inline void
+smc_tcp_option_congested(struct sock *clcsk,
+			 bool (*congested)(const struct sock *sk))
+{
 }
 
 static inline void smc_tcp_option_enable(void)

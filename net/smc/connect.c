@@ -196,6 +196,7 @@ int smc_connect(struct socket *sock, struct sockaddr_unsized *addr, int alen,
 	}
 
 	sk->sk_err = 0;
+	smc_copy_sockopts_to_clc(smc);
 	smc_bpf_policy(smc, (const struct sockaddr *)addr, alen);
 	if (!smc->fallback_reason)
 		smc_tcp_option_ask(clcsock->sk, true);

@@ -108,15 +108,16 @@ int smc_listen(struct socket *sock, int backlog)
 			WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
 		goto out;
 	}
+	smc_copy_sockopts_to_clc(smc);
 	smc_bpf_policy(smc, NULL, 0);
 	if (!smc->fallback_reason) {
 		smc_tcp_option_ask(clcsock->sk, true);
-		tcp_sk(clcsock->sk)->smc_hs_congested = smc_listen_hs_congested;
+		smc_tcp_option_congested(clcsock->sk, smc_listen_hs_congested);
 	}
 	rc = kernel_listen(clcsock, backlog);
 	if (rc) {
 		smc_tcp_option_ask(clcsock->sk, false);
-		tcp_sk(clcsock->sk)->smc_hs_congested = NULL;
+		smc_tcp_option_congested(clcsock->sk, NULL);
 		goto out;
 	}
 	WRITE_ONCE(sk->sk_max_ack_backlog, backlog);

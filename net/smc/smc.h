@@ -146,6 +146,14 @@ void smc_sock_link(struct sock *sk);
 void smc_sock_destroy(struct smc_sock *smc);
 void smc_set_fallback(struct smc_sock *smc, u32 reason);
 void smc_copy_sockopts_from_clc(struct smc_sock *smc);
+#ifdef SMC_HAVE_CUSTOM_SOCKOPT
+/* SOL_SOCKET setsockopt() reaches TCP at once (smc_setsockopt) */
+static inline void smc_copy_sockopts_to_clc(struct smc_sock *smc)
+{
+}
+#else
+void smc_copy_sockopts_to_clc(struct smc_sock *smc);
+#endif
 void smc_clcsock_redirect_wq(struct smc_sock *smc, struct socket *sock);
 
 /* inet.c: socket(AF_INET or AF_INET6, SOCK_STREAM, IPPROTO_SMC), 6.11+ */
