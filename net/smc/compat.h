@@ -24,6 +24,7 @@
 #include <net/net_namespace.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+#include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 #include "compat_probes.h"
 
@@ -122,13 +123,30 @@ static inline int nla_put_uint(struct sk_buff *skb, int attrtype, u64 value)
 #ifndef SMC_HAVE_IB_DEVICE_GET_NETDEV
 /*
  * The netdev of an RDMA port, held.  Before 6.10 the core kept it to
- * itself; the driver's get_netdev() holds a reference on what it returns.
+ * itself.  A driver's get_netdev() holds what it returns; drivers without
+ * one (6.1's rxe) left the netdev in the GID table, where the port's
+ * default GID (index 0) names it.
  */
 static inline struct net_device *ib_device_get_netdev(struct ib_device *ibdev,
 						      u32 port)
 {
-	return ibdev->ops.get_netdev ? ibdev->ops.get_netdev(ibdev, port) :
-				       NULL;
+	const struct ib_gid_attr *attr;
+	struct net_device *ndev;
+
+	if (ibdev->ops.get_netdev)
+		return ibdev->ops.get_netdev(ibdev, port);
+	attr = rdma_get_gid_attr(ibdev, port, 0);
+	if (IS_ERR(attr))
+		return NULL;
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(attr);
+	if (IS_ERR(ndev))
+		ndev = NULL;
+	else
+		dev_hold(ndev);
+	rcu_read_unlock();
+	rdma_put_gid_attr(attr);
+	return ndev;
 }
 #endif
 
