@@ -5,8 +5,13 @@
 # Debian 12 machine: the bookworm-backports suite, the newest Linux 6.12
 # image, headers and source, QEMU and the user-space tools used inside the
 # guests.  Idempotent: with everything present it returns in seconds.
+# Then Debian's kernels of the other lines the module is built and booted
+# for, unpacked into /var/tmp/smc-kernels, never installed
+# (tests/kernels/fetch: 6.1, 7.3); SMC_SETUP_KERNELS="" leaves them out.
 
 set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 SETUP_STAMP=/var/lib/smc-r-project/setup.stamp
 PKGS=(
@@ -103,10 +108,20 @@ no_daemon_cleanup() {
 	done
 }
 
+# fetch_kernels: the other kernel lines (nothing to do once cached)
+fetch_kernels() {
+	local line
+
+	for line in ${SMC_SETUP_KERNELS-6.1 7.3}; do
+		"$HERE/kernels/fetch" "$line"
+	done
+}
+
 main() {
 	need_root
 	if all_present; then
 		echo "setup: everything present (kernel $(installed_612))"
+		fetch_kernels
 		return 0
 	fi
 	export DEBIAN_FRONTEND=noninteractive
@@ -130,6 +145,7 @@ main() {
 	mkdir -p "$(dirname "$SETUP_STAMP")"
 	echo "$ver" >"$SETUP_STAMP"
 	echo "setup: done (kernel $ver)"
+	fetch_kernels
 }
 
 main "$@"
