@@ -14,6 +14,11 @@
 #   make check-debug     VM scenarios on a KASAN/lockdep/kmemleak kernel built
 #                        from linux-source-6.12 (tests/debug/check; cached)
 #   make debug-module    build/debug/net/smc/smc.ko for that kernel
+#   make k6.1, make k7.3 build/k6.1/net/smc/smc.ko, build/k7.3/... against
+#                        Debian's 6.1 (bookworm) and 7.3 (trixie-backports)
+#                        headers, fetched into /var/tmp/smc-kernels (7.3 in
+#                        a trixie chroot); make k6.1-hooks, make k7.3-hooks:
+#                        their test-hooks flavours (tests/kernels/build-module)
 #   make dkms-install    install through DKMS for every kernel, replacing the
 #                        in-tree smc.ko (make dkms-uninstall takes it out)
 
@@ -77,7 +82,7 @@ endif
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
-	rm -rf build/hooks build/debug
+	rm -rf build/hooks build/debug $(addprefix build/,$(KLINE_TARGETS) $(addsuffix -hooks,$(KLINE_TARGETS)))
 
 # The test-hooks flavour is built from a copy of the sources, so that its
 # objects never mix with the production module's.
@@ -108,6 +113,17 @@ debug-module:
 
 check-debug:
 	tests/debug/check
+
+# The other kernel lines Debian users run: the module against that line's
+# own headers and compiler (tests/kernels/build-module), in build/kLINE/
+# and build/kLINE-hooks/.  W=, C=, V= reach kbuild.
+KLINES := 6.1 7.3
+KLINE_ARGS = $(if $(W),W=$(W)) $(if $(C),C=$(C)) $(if $(V),V=$(V))
+KLINE_TARGETS := $(addprefix k,$(KLINES))
+$(KLINE_TARGETS):
+	tests/kernels/build-module $(patsubst k%,%,$@) $(KLINE_ARGS)
+$(addsuffix -hooks,$(KLINE_TARGETS)):
+	tests/kernels/build-module $(patsubst k%-hooks,%,$@) hooks $(KLINE_ARGS)
 
 # DKMS: the sources dkms builds from, named and versioned by dkms.conf.
 DKMS_NAME := $(shell sed -n 's/^PACKAGE_NAME="\(.*\)"$$/\1/p' dkms.conf)
@@ -150,4 +166,4 @@ bench:
 	tests/bench/run full
 
 .PHONY: all modules smc-btf clean check check-all check-all-resume demo kunit bench hooks dkms-src dkms-install dkms-uninstall \
-	debug-module check-debug
+	debug-module check-debug $(KLINE_TARGETS) $(addsuffix -hooks,$(KLINE_TARGETS))
