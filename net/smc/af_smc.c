@@ -41,10 +41,17 @@ struct smc_sock_list smc_sock_list = {
 	.lock = __RW_LOCK_UNLOCKED(smc_sock_list.lock),
 };
 
+#ifndef SMC_HAVE_CUSTOM_SOCKOPT
+static void smc_keepalive(struct sock *sk, int on);
+#endif
+
 struct proto smc_proto = {
 	.name		= "SMC",
 	.owner		= THIS_MODULE,
 	.obj_size	= sizeof(struct smc_sock),
+#ifndef SMC_HAVE_CUSTOM_SOCKOPT
+	.keepalive	= smc_keepalive,
+#endif
 };
 
 void smc_sock_link(struct sock *sk)
@@ -181,31 +188,67 @@ void smc_copy_sockopts_from_clc(struct smc_sock *smc)
 #ifndef SMC_HAVE_CUSTOM_SOCKOPT
 /*
  * Kernels before 6.9 give SOL_SOCKET setsockopt() to the AF_SMC sock
- * alone (no SOCK_CUSTOM_SOCKOPT): TCP learns the options when it is about
- * to use them, at bind(), connect() and listen().  Options set later stay
- * with the AF_SMC sock, as with Linux's own module on such kernels.
+ * alone (no SOCK_CUSTOM_SOCKOPT), never to smc_setsockopt().  TCP learns
+ * them here instead: at bind(), connect() and listen(), and before every
+ * call a fallback socket hands to TCP (send, receive, poll, shutdown,
+ * close).  Only what differs is written, without the clcsock's lock:
+ * TCP's own changes to its flags (atomic bit operations here) and its
+ * buffer autotuning (sizes only when the application fixed them) stay.
+ * SO_KEEPALIVE also starts or stops TCP's timer: smc_keepalive().
  */
 void smc_copy_sockopts_to_clc(struct smc_sock *smc)
 {
 	struct sock *clcsk = smc->clcsock->sk;
 	struct sock *sk = &smc->sk;
+	unsigned long mask = SMC_SK_FLAGS_FROM_CLC;
+	unsigned long diff;
+	int bit;
 
-	lock_sock(clcsk);
-	clcsk->sk_flags = (clcsk->sk_flags & ~SMC_SK_FLAGS_FROM_CLC) |
-			  (sk->sk_flags & SMC_SK_FLAGS_FROM_CLC);
-	WRITE_ONCE(clcsk->sk_sndbuf, READ_ONCE(sk->sk_sndbuf));
-	WRITE_ONCE(clcsk->sk_rcvbuf, READ_ONCE(sk->sk_rcvbuf));
+	diff = (READ_ONCE(sk->sk_flags) ^ READ_ONCE(clcsk->sk_flags)) & mask;
+	for_each_set_bit(bit, &diff, BITS_PER_LONG) {
+		if (sock_flag(sk, bit))
+			set_bit(bit, &clcsk->sk_flags);
+		else
+			clear_bit(bit, &clcsk->sk_flags);
+	}
+	if (clcsk->sk_userlocks != sk->sk_userlocks)
+		clcsk->sk_userlocks = sk->sk_userlocks;
+	if (sk->sk_userlocks & SOCK_SNDBUF_LOCK)
+		WRITE_ONCE(clcsk->sk_sndbuf, READ_ONCE(sk->sk_sndbuf));
+	if (sk->sk_userlocks & SOCK_RCVBUF_LOCK)
+		WRITE_ONCE(clcsk->sk_rcvbuf, READ_ONCE(sk->sk_rcvbuf));
 	WRITE_ONCE(clcsk->sk_rcvtimeo, READ_ONCE(sk->sk_rcvtimeo));
 	WRITE_ONCE(clcsk->sk_sndtimeo, READ_ONCE(sk->sk_sndtimeo));
 	WRITE_ONCE(clcsk->sk_lingertime, READ_ONCE(sk->sk_lingertime));
 	WRITE_ONCE(clcsk->sk_rcvlowat, READ_ONCE(sk->sk_rcvlowat));
-	WRITE_ONCE(clcsk->sk_mark, READ_ONCE(sk->sk_mark));
 	WRITE_ONCE(clcsk->sk_priority, READ_ONCE(sk->sk_priority));
-	WRITE_ONCE(clcsk->sk_bound_dev_if, READ_ONCE(sk->sk_bound_dev_if));
-	clcsk->sk_userlocks = sk->sk_userlocks;
-	clcsk->sk_reuse = sk->sk_reuse;
-	clcsk->sk_reuseport = sk->sk_reuseport;
-	sk_dst_reset(clcsk);
+	if (READ_ONCE(clcsk->sk_mark) != READ_ONCE(sk->sk_mark) ||
+	    READ_ONCE(clcsk->sk_bound_dev_if) !=
+	    READ_ONCE(sk->sk_bound_dev_if)) {
+		WRITE_ONCE(clcsk->sk_mark, READ_ONCE(sk->sk_mark));
+		WRITE_ONCE(clcsk->sk_bound_dev_if,
+			   READ_ONCE(sk->sk_bound_dev_if));
+		sk_dst_reset(clcsk);
+	}
+	if (clcsk->sk_reuse != sk->sk_reuse)
+		clcsk->sk_reuse = sk->sk_reuse;
+	if (clcsk->sk_reuseport != sk->sk_reuseport)
+		clcsk->sk_reuseport = sk->sk_reuseport;
+}
+
+/* SO_KEEPALIVE on the AF_SMC sock (locked): TCP's timer follows it. */
+static void smc_keepalive(struct sock *sk, int on)
+{
+	struct socket *clcsock = smc_sk(sk)->clcsock;
+	struct sock *clcsk;
+
+	if (!clcsock)
+		return;
+	clcsk = clcsock->sk;
+	lock_sock(clcsk);
+	if (clcsk->sk_prot->keepalive)
+		clcsk->sk_prot->keepalive(clcsk, on);
+	sock_valbool_flag(clcsk, SOCK_KEEPOPEN, on);
 	release_sock(clcsk);
 }
 #endif
@@ -302,10 +345,14 @@ static int smc_release(struct socket *sock)
 		smc_clcsock_redirect_wq(smc, smc->clcsock);
 	sock->sk = NULL;
 	release_sock(sk);
-	if (smcr)
+	if (smcr) {
 		smc_close_orphan(smc);
-	else
+	} else {
+		/* SO_LINGER decides how TCP closes */
+		if (smc->clcsock)
+			smc_copy_sockopts_to_clc(smc);
 		smc_sock_destroy(smc);
+	}
 	return 0;
 }
 
@@ -329,6 +376,13 @@ static int smc_getname(struct socket *sock, struct sockaddr *addr, int peer)
 	return clcsock->ops->getname(clcsock, addr, peer);
 }
 
+static __poll_t smc_fallback_poll(struct file *file, struct smc_sock *smc)
+{
+	/* SO_RCVLOWAT decides when TCP says EPOLLIN */
+	smc_copy_sockopts_to_clc(smc);
+	return smc->clcsock->ops->poll(file, smc->clcsock, NULL);
+}
+
 static __poll_t smc_poll(struct file *file, struct socket *sock,
 			 poll_table *wait)
 {
@@ -346,7 +400,7 @@ static __poll_t smc_poll(struct file *file, struct socket *sock,
 	else if (smc_is_smcr(smc))
 		mask = smc_rx_poll(smc);
 	else
-		mask = smc->clcsock->ops->poll(file, smc->clcsock, NULL);
+		mask = smc_fallback_poll(file, smc);
 	if (READ_ONCE(sk->sk_err))
 		mask |= EPOLLERR;
 	return mask;
@@ -398,6 +452,7 @@ static int smc_shutdown(struct socket *sock, int how)
 	if (smc_is_smcr(smc))
 		return smc_close_shutdown(smc, how);
 	lock_sock(sk);
+	smc_copy_sockopts_to_clc(smc);
 	rc = kernel_sock_shutdown(smc->clcsock, how);
 	stop_listening = !rc && sk->sk_state == TCP_LISTEN &&
 			 ((how + 1) & RCV_SHUTDOWN);
@@ -507,6 +562,7 @@ static int smc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		return rc;
 	if (smc_is_smcr(smc))
 		return smc_tx_sendmsg(smc, msg, len);
+	smc_copy_sockopts_to_clc(smc);
 	smc_clcsock_err_sync(smc);
 	rc = smc->clcsock->ops->sendmsg(smc->clcsock, msg, len);
 	smc_clcsock_err_sync(smc);
@@ -526,6 +582,7 @@ static int smc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		return rc;
 	if (smc_is_smcr(smc))
 		return smc_rx_recvmsg(smc, msg, len, flags);
+	smc_copy_sockopts_to_clc(smc);
 	smc_clcsock_err_sync(smc);
 	rc = smc->clcsock->ops->recvmsg(smc->clcsock, msg, len, flags);
 	smc_clcsock_err_sync(smc);
@@ -554,6 +611,7 @@ static ssize_t smc_splice_read(struct socket *sock, loff_t *ppos,
 	 * clcsock is released.
 	 */
 	WRITE_ONCE(smc->clcsock->file, sock->file);
+	smc_copy_sockopts_to_clc(smc);
 	smc_clcsock_err_sync(smc);
 	rc = smc->clcsock->ops->splice_read(smc->clcsock, ppos, pipe, len,
 					    flags);
