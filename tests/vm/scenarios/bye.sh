@@ -106,7 +106,9 @@ if [ "$VM_INDEX" -eq 1 ]; then
 	if [ "$live" -eq 1 ]; then
 		run_bg trickle "$SMCR_PY" "$HC" trickle "$VM_IP_0" "$PORT" 0.3 600
 		TRICKLE_PID=$BG_PID
-		nap 2
+		# Python and its connect can take seconds on a loaded host:
+		# the link group is checked only once the trickle is in it
+		wait_file_line "$RESULTS/trickle.log" '"connected"|"trickle"' 60
 		kill -0 "$TRICKLE_PID" 2>/dev/null ||
 			fail "the trickle ended early: $(cat "$RESULTS/trickle.log")"
 	fi

@@ -16,8 +16,8 @@
 #       close them in the order they were opened: {"closed": N}
 #   hold_conns.py trickle IP PORT PERIOD SECS [STOPFILE]
 #       one connection to an echo server: 100 bytes every PERIOD seconds for
-#       SECS seconds or until STOPFILE exists (then, once connected, it
-#       says {"connected": true}), each echo read back and compared; then
+#       SECS seconds or until STOPFILE exists, each echo read back and
+#       compared; once connected it says {"connected": true}, then
 #       {"trickle": "ok" | "mismatch" | errno name, "sent": messages}
 #
 # With HOLD_START=FILE in the environment, each first says {"ready": true}
@@ -103,8 +103,7 @@ def trickle(ip, port, period, secs, stop=None):
     result = "ok"
     try:
         c.connect((ip, port))
-        if stop:
-            emit({"connected": True})
+        emit({"connected": True})
         end = time.monotonic() + secs
         while time.monotonic() < end:
             if stop and os.path.exists(stop):
