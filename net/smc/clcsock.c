@@ -99,6 +99,25 @@ static void smc_clcsock_state_change(struct sock *clcsk)
 		orig(clcsk);
 }
 
+/*
+ * Is @sk one of ours: a clcsock, or a child TCP cloned from one of our
+ * listeners and not accepted yet?  For callers that may hold any TCP sock
+ * (tcp_opt.c's eBPF hook).  Call with sk->sk_callback_lock held.
+ */
+bool smc_clcsock_ours(const struct sock *sk)
+{
+	return sk->sk_state_change == smc_clcsock_state_change;
+}
+
+/*
+ * The owner of @sk if @sk is one of our clcsocks, else NULL (not ours, or
+ * a child not yet accepted).  Call with sk->sk_callback_lock held.
+ */
+struct smc_sock *smc_clcsock_owner_of(const struct sock *sk)
+{
+	return smc_clcsock_ours(sk) ? smc_clcsock_owner(sk) : NULL;
+}
+
 static void smc_clcsock_data_ready(struct sock *clcsk)
 {
 	void (*orig)(struct sock *sk);

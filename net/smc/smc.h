@@ -77,6 +77,9 @@ struct smc_sock {
 	struct timer_list hs_timer;
 	unsigned long hs_flags;		/* SMC_HS_F_* bits */
 
+	/* TCP's SMC option where eBPF carries it (tcp_opt.c) */
+	struct smc_tcpopt tcpopt;
+
 	/* SMC-R mode: the connection on a link group */
 	struct smc_conn conn;
 };
@@ -181,6 +184,8 @@ int smc_clcsock_check(struct sock *sk);
 void smc_clcsock_attach(struct smc_sock *smc);
 void smc_clcsock_detach(struct socket *clcsock);
 void smc_clcsock_err_sync(struct smc_sock *smc);
+bool smc_clcsock_ours(const struct sock *sk);
+struct smc_sock *smc_clcsock_owner_of(const struct sock *sk);
 
 /* connect.c: active open */
 int smc_connect(struct socket *sock, struct sockaddr_unsized *addr, int alen,
