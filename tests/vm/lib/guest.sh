@@ -139,6 +139,26 @@ smc_bpf_path() {
 	echo "$RESULTS/smc_bpf/smc_bpf"
 }
 
+# smc_tcpopt_path: print the path of a current smc_tcpopt
+# (tools/smc_tcpopt): the host's build unless it is missing or older than
+# its sources, else one built here into $RESULTS.  Returns 1 when neither
+# is possible.
+smc_tcpopt_path() {
+	local dir=$REPO/tools/smc_tcpopt src stale=
+
+	[ -x "$dir/smc_tcpopt" ] || stale=1
+	for src in "$dir"/smc_tcpopt.c "$dir"/smc_tcpopt.bpf.c "$dir"/smc_tcpopt.h; do
+		[ "$dir/smc_tcpopt" -ot "$src" ] && stale=1
+	done
+	if [ -z "$stale" ]; then
+		echo "$dir/smc_tcpopt"
+		return 0
+	fi
+	make -s -C "$dir" O="$RESULTS/smc_tcpopt" >"$RESULTS/smc_tcpopt-build.log" 2>&1 ||
+		return 1
+	echo "$RESULTS/smc_tcpopt/smc_tcpopt"
+}
+
 # "${INCG[@]}" DIR CMD...: run CMD as a member of cgroup DIR (same process)
 INCG=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"')
 
