@@ -383,27 +383,34 @@ smcr_expect_rdma() {
 	return 0
 }
 
-# smcr_expect_conns server|client PORT COUNT: `smcctl --json connections`
-# lists exactly COUNT established sockets of this test (server: local port
-# PORT; client: peer port PORT), all in mode SMCR, state ACTIVE, without a
-# fallback reason.  Listening sockets are not counted.
+# smcr_expect_conns server|client PORT COUNT [REASON]: `smcctl --json
+# connections` lists exactly COUNT established sockets of this test
+# (server: local port PORT; client: peer port PORT), all in state ACTIVE:
+# in mode SMCR without a fallback reason, or with REASON (a reason name
+# without SMC_CLC_DECL_) in mode TCP with that fallback reason.  Listening
+# sockets are not counted.
 smcr_expect_conns() {
-	local out which=peer n smcr bad
+	local out which=peer n ok bad want="SMC-R" cond
 
+	cond='$2 == "ACTIVE" && $3 == "SMCR" && $6 == 0'
+	if [ -n "${4:-}" ]; then
+		cond='$2 == "ACTIVE" && $3 == "TCP" && $7 == "SMC_CLC_DECL_'"$4"'"'
+		want="TCP with $4"
+	fi
 	"$SMCCTL" --json connections >"$RESULTS/connections-$1.json" ||
 		{ smcr_problem "smcctl --json connections failed"; return 0; }
 	[ "$1" != server ] || which=local
 	out=$(smcj conns -f "$RESULTS/connections-$1.json" --port "$which" "$2") ||
 		{ smcr_problem "cannot read smcctl connections"; return 0; }
 	# INODE STATE MODE LOCAL_PORT PEER_PORT REASON REASON_NAME FAMILY
-	read -r n smcr <<<"$(awk 'NF { n++ } NF && $2 == "ACTIVE" && $3 == "SMCR" && $6 == 0 { s++ }
-		END { print n + 0, s + 0 }' <<<"$out")"
-	log "connections ($1): $n sockets on port $2, $smcr ACTIVE in mode SMCR"
+	read -r n ok <<<"$(awk "NF { n++ } NF && $cond { s++ }
+		END { print n + 0, s + 0 }" <<<"$out")"
+	log "connections ($1): $n sockets on port $2, $ok ACTIVE $want"
 	[ "$n" -eq "$3" ] ||
 		smcr_problem "smcctl connections lists $n sockets on port $2, want $3"
-	bad=$(awk 'NF && !($2 == "ACTIVE" && $3 == "SMCR" && $6 == 0) { print $3 "/" $2 "/" $7 }' <<<"$out" |
+	bad=$(awk "NF && !($cond) { print \$3 \"/\" \$2 \"/\" \$7 }" <<<"$out" |
 		sort | uniq -c | awk '{ printf "%s%s x%d", sep, $2, $1; sep = ", " }')
-	[ -z "$bad" ] || smcr_problem "sockets on port $2 not ACTIVE SMC-R: $bad"
+	[ -z "$bad" ] || smcr_problem "sockets on port $2 not ACTIVE $want: $bad"
 	return 0
 }
 
@@ -464,30 +471,6 @@ smcr_client_at() {
 # (the other direction of a stream: >= payload/65536, rxe's ACKs).  SECS
 # bounds the transfer (smc_load gives up after SECS + 30); a hung run ends
 # within about SECS + 120 s.
-# smcr_expect_fallback ROLE PORT N REASON: the N sockets on PORT (local
-# port for the server, peer port for the client) are ACTIVE, in mode TCP,
-# with the fallback reason REASON (its name without SMC_CLC_DECL_).
-smcr_expect_fallback() {
-	local out which=peer n ok bad
-
-	"$SMCCTL" --json connections >"$RESULTS/connections-$1.json" ||
-		{ smcr_problem "smcctl --json connections failed"; return 0; }
-	[ "$1" != server ] || which=local
-	out=$(smcj conns -f "$RESULTS/connections-$1.json" --port "$which" "$2") ||
-		{ smcr_problem "cannot read smcctl connections"; return 0; }
-	# INODE STATE MODE LOCAL_PORT PEER_PORT REASON REASON_NAME FAMILY
-	read -r n ok <<<"$(awk -v r="SMC_CLC_DECL_$4" 'NF { n++ }
-		NF && $2 == "ACTIVE" && $3 == "TCP" && $7 == r { s++ }
-		END { print n + 0, s + 0 }' <<<"$out")"
-	log "connections ($1): $n sockets on port $2, $ok ACTIVE over TCP with $4"
-	[ "$n" -eq "$3" ] ||
-		smcr_problem "smcctl connections lists $n sockets on port $2, want $3"
-	bad=$(awk -v r="SMC_CLC_DECL_$4" 'NF && !($2 == "ACTIVE" && $3 == "TCP" && $7 == r) { print $3 "/" $2 "/" $7 }' <<<"$out" |
-		sort | uniq -c | awk '{ printf "%s%s x%d", sep, $2, $1; sep = ", " }')
-	[ -z "$bad" ] || smcr_problem "sockets on port $2 not falling back with $4: $bad"
-	return 0
-}
-
 # smcr_expect_fallback_stats BEFORE AFTER ROLE N REASON: between two
 # snapshots, N new fallbacks as ROLE, all with REASON, and no SMC-R
 # handshake and no handshake error in either role.
@@ -533,7 +516,7 @@ smcr_load_test() {
 		barrier smcr-connected $((secs + 45))
 		barrier smcr-holding $((secs + 45))
 		if [ -n "${SMCR_FALLBACK:-}" ]; then
-			smcr_expect_fallback server "$port" $((conns * clients)) "${SMCR_FALLBACK#*:}"
+			smcr_expect_conns server "$port" $((conns * clients)) "${SMCR_FALLBACK#*:}"
 		else
 			smcr_expect_conns server "$port" $((conns * clients))
 			smcr_expect_linkgroups "$clients" $((conns * clients))
@@ -560,7 +543,7 @@ smcr_load_test() {
 		smcr_client_at holding "$secs"
 		barrier smcr-holding 30
 		if [ -n "${SMCR_FALLBACK:-}" ]; then
-			smcr_expect_fallback client "$port" "$conns" "${SMCR_FALLBACK%%:*}"
+			smcr_expect_conns client "$port" "$conns" "${SMCR_FALLBACK%%:*}"
 		else
 			smcr_expect_conns client "$port" "$conns"
 			smcr_expect_linkgroups 1 "$conns"
