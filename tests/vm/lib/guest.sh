@@ -460,17 +460,6 @@ smcr_client_at() {
 	return 0
 }
 
-# smcr_load_test NAME MODE CONNS BYTES SECS: VM 0 runs an smc_load server;
-# every other VM opens CONNS concurrent AF_SMC connections to it at the
-# same time, each moving BYTES (MODE echo: both ways; stream: one way).
-# While all connections are open (after their data moved, before close),
-# every VM checks `smcctl connections` (all SMCR) and link groups; after
-# they closed: all data verified, exactly the expected new SMC-R v2
-# handshakes per side and no fallback (smcctl stats/fallback), and rxe0's
-# packet counters grew by >= payload/1024 in the direction of the data
-# (the other direction of a stream: >= payload/65536, rxe's ACKs).  SECS
-# bounds the transfer (smc_load gives up after SECS + 30); a hung run ends
-# within about SECS + 120 s.
 # smcr_expect_fallback_stats BEFORE AFTER ROLE N REASON: between two
 # snapshots, N new fallbacks as ROLE, all with REASON, and no SMC-R
 # handshake and no handshake error in either role.
@@ -491,8 +480,18 @@ smcr_expect_fallback_stats() {
 	return 0
 }
 
-# smcr_load_test NAME MODE CONNS BYTES SECS: see smcr-echo.sh.  With
-# SMCR_FALLBACK=CLIENT_REASON:SERVER_REASON (reason names without
+# smcr_load_test NAME MODE CONNS BYTES SECS: VM 0 runs an smc_load server;
+# every other VM opens CONNS concurrent AF_SMC connections to it at the
+# same time, each moving BYTES (MODE echo: both ways; stream: one way).
+# While all connections are open (after their data moved, before close),
+# every VM checks `smcctl connections` (all SMCR) and link groups; after
+# they closed: all data verified, exactly the expected new SMC-R v2
+# handshakes per side and no fallback (smcctl stats/fallback), and rxe0's
+# packet counters grew by >= payload/1024 in the direction of the data
+# (the other direction of a stream: >= payload/65536, rxe's ACKs).  SECS
+# bounds the transfer (smc_load gives up after SECS + 30); a hung run ends
+# within about SECS + 120 s.
+# With SMCR_FALLBACK=CLIENT_REASON:SERVER_REASON (reason names without
 # SMC_CLC_DECL_) the pairing is one whose outcome is a fallback, as with
 # Linux 6.1's module on rxe: the data is checked the same way, and every
 # connection must be ACTIVE over TCP with that reason on each side,
