@@ -27,7 +27,6 @@
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 #include "compat_probes.h"
-#include "tcp_opt.h"
 
 /*
  * bind() and connect() of proto_ops: struct sockaddr_unsized on 7.x, a
@@ -198,18 +197,10 @@ static inline void smc_tcp_orphan_count_add(int n)
  * with CONFIG_SMC sends it on a SYN or SYN-ACK of a socket whose syn_smc
  * is set, while tcp_have_smc is on, and leaves syn_smc set only when the
  * peer's segment carried it too.  A kernel without CONFIG_SMC (Debian's
- * 7.3) neither sends nor parses it: there an eBPF program does
- * (tools/smc_tcpopt, with tcp_opt.c), and every handshake goes without
- * SMC while it is not attached, as with a peer that has no SMC.  With the
- * module parameter tcp_option_bpf, a kernel with CONFIG_SMC leaves the
- * option to that program too, so that the path can be tested there.
+ * 7.3) neither sends nor parses it: tcp_opt.h decides who carries it.
  */
 #if IS_ENABLED(CONFIG_SMC)
-/* Does TCP carry the option itself? */
-static inline bool smc_tcp_native(void)
-{
-	return !smc_tcpopt_bpf;
-}
+#define SMC_HAVE_TCP_OPTION		1
 
 static inline void smc_tcp_native_ask(struct sock *clcsk, bool on)
 {
@@ -238,10 +229,7 @@ static inline void smc_tcp_native_disable(void)
 	static_branch_dec(&tcp_have_smc);
 }
 #else
-static inline bool smc_tcp_native(void)
-{
-	return false;
-}
+#define SMC_HAVE_TCP_OPTION		0
 
 static inline void smc_tcp_native_ask(struct sock *clcsk, bool on)
 {
@@ -266,46 +254,5 @@ static inline void smc_tcp_native_disable(void)
 {
 }
 #endif
-
-/* Before connect() or listen(), or with @clcsk locked. */
-static inline void smc_tcp_option_ask(struct sock *clcsk, bool on)
-{
-	if (smc_tcp_native())
-		smc_tcp_native_ask(clcsk, on);
-	else
-		smc_tcpopt_ask(clcsk, on);
-}
-
-static inline bool smc_tcp_option_agreed(struct sock *clcsk)
-{
-	if (smc_tcp_native())
-		return smc_tcp_native_agreed(clcsk);
-	return smc_tcpopt_agreed(clcsk);
-}
-
-/* A listener's @congested says when SYNs should go without the option. */
-static inline void
-smc_tcp_option_congested(struct sock *clcsk,
-			 bool (*congested)(const struct sock *sk))
-{
-	if (smc_tcp_native())
-		smc_tcp_native_congested(clcsk, congested);
-	else
-		smc_tcpopt_congested(clcsk, congested);
-}
-
-/* Module init and exit; smc_tcpopt_bpf is settled by the first. */
-static inline void smc_tcp_option_enable(void)
-{
-	smc_tcpopt_init();
-	if (smc_tcp_native())
-		smc_tcp_native_enable();
-}
-
-static inline void smc_tcp_option_disable(void)
-{
-	if (smc_tcp_native())
-		smc_tcp_native_disable();
-}
 
 #endif /* SMC_COMPAT_H */

@@ -15,6 +15,7 @@
 #include <net/sock.h>
 #include <net/inet_sock.h>
 #include "compat.h"
+#include "tcp_opt.h"
 #include "conn.h"
 
 /* protocol values for socket(AF_SMC, SOCK_STREAM, ...) */
