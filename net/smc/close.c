@@ -174,30 +174,6 @@ void smc_conn_init_close(struct smc_conn *conn)
 	INIT_DELAYED_WORK(&conn->close_work, smc_close_work);
 }
 
-/* Wait up to @timeo for everything we queued to be written and done. */
-static void smc_close_linger(struct smc_sock *smc, long timeo)
-{
-	DEFINE_WAIT_FUNC(wait, woken_wake_function);
-	struct smc_conn *conn = &smc->conn;
-	struct sock *sk = &smc->sk;
-
-	add_wait_queue(sk_sleep(sk), &wait);
-	while (timeo && !signal_pending(current)) {
-		spin_lock_bh(&conn->lock);
-		conn->tx_want_wake = true;
-		spin_unlock_bh(&conn->lock);
-		if (READ_ONCE(conn->tx_done) == READ_ONCE(conn->tx_queued) ||
-		    READ_ONCE(conn->dead) || READ_ONCE(conn->peer_abort))
-			break;
-		sk_wait_event(sk, &timeo,
-			      READ_ONCE(conn->tx_done) ==
-			      READ_ONCE(conn->tx_queued) ||
-			      READ_ONCE(conn->dead) ||
-			      READ_ONCE(conn->peer_abort), &wait);
-	}
-	remove_wait_queue(sk_sleep(sk), &wait);
-}
-
 int smc_close_shutdown(struct smc_sock *smc, int how)
 {
 	struct smc_conn *conn = &smc->conn;
@@ -236,8 +212,11 @@ void smc_close_active(struct smc_sock *smc)
 	abort = conn->rx_prod != conn->rx_cons ||
 		(sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime);
 	spin_unlock_bh(&conn->lock);
-	if (!abort && sock_flag(sk, SOCK_LINGER))
-		smc_close_linger(smc, sk->sk_lingertime);
+	if (!abort && sock_flag(sk, SOCK_LINGER)) {
+		long timeo = sk->sk_lingertime;
+
+		smc_tx_wait_done(smc, &timeo);
+	}
 
 	spin_lock_bh(&conn->lock);
 	if (abort) {

@@ -149,6 +149,7 @@ void smc_tx_init(struct smc_conn *conn);
 void smc_tx_uncork(struct smc_sock *smc);
 bool smc_tx_autocork(struct smc_conn *conn);
 int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len);
+void smc_tx_wait_done(struct smc_sock *smc, long *timeo);
 int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		   int flags);
 __poll_t smc_rx_poll(struct smc_sock *smc);

@@ -117,6 +117,40 @@ static bool smc_tx_idle(struct smc_conn *conn)
 }
 
 /*
+ * Wait, at most *@timeo (reduced by the time spent), until everything
+ * queued is written and done, or the connection broke.  A completion
+ * wakes the writer once per tx_want_wake, and one that leaves more in
+ * flight is not the end of the wait: ask again after each wake, and be
+ * on the wait queue before asking, so that no completion goes unheard.
+ * Sock lock held; sleeps.
+ */
+void smc_tx_wait_done(struct smc_sock *smc, long *timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	bool over;
+
+	sock_owned_by_me(sk);
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (*timeo && !signal_pending(current)) {
+		spin_lock_bh(&conn->lock);
+		over = conn->tx_done == conn->tx_queued || conn->dead ||
+		       conn->peer_abort || READ_ONCE(sk->sk_err);
+		if (!over)
+			conn->tx_want_wake = true;
+		spin_unlock_bh(&conn->lock);
+		if (over)
+			break;
+		sk_wait_event(sk, timeo,
+			      READ_ONCE(conn->tx_done) == READ_ONCE(conn->tx_queued) ||
+			      READ_ONCE(conn->dead) || READ_ONCE(sk->sk_err) ||
+			      READ_ONCE(conn->peer_abort), &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+}
+
+/*
  * A connection starts with the smallest send buffer and gets the size its
  * socket asks for (net.smc.wmem, SO_SNDBUF) at the first write that does
  * not fit.  The buffer can change only while nothing is in flight: no RDMA
@@ -131,7 +165,6 @@ static void smc_tx_grow(struct smc_sock *smc, size_t want, long *timeo)
 	struct smc_conn *conn = &smc->conn;
 	struct smc_buf *buf, *old = NULL;
 	struct sock *sk = &smc->sk;
-	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct mem_cgroup *memcg;
 	bool idle, busy;
 
@@ -144,16 +177,9 @@ static void smc_tx_grow(struct smc_sock *smc, size_t want, long *timeo)
 	/* errors are smc_tx_wait()'s to report */
 	if (smc_tx_space(conn) >= want || smc_tx_stopped(smc))
 		idle = false, busy = false;
-	if (busy)
-		conn->tx_want_wake = true;
 	spin_unlock_bh(&conn->lock);
-	if (busy && *timeo && !signal_pending(current)) {
-		add_wait_queue(sk_sleep(sk), &wait);
-		sk_wait_event(sk, timeo,
-			      READ_ONCE(conn->tx_done) == conn->tx_queued ||
-			      READ_ONCE(conn->dead) || READ_ONCE(sk->sk_err) ||
-			      READ_ONCE(conn->peer_abort), &wait);
-		remove_wait_queue(sk_sleep(sk), &wait);
+	if (busy) {
+		smc_tx_wait_done(smc, timeo);
 		spin_lock_bh(&conn->lock);
 		idle = smc_tx_idle(conn) && !conn->dead;
 		spin_unlock_bh(&conn->lock);
