@@ -159,6 +159,27 @@ smc_tcpopt_path() {
 	echo "$RESULTS/smc_tcpopt/smc_tcpopt"
 }
 
+# tcp_has_smc_option: the kernel's TCP writes and parses the SMC option
+# itself (CONFIG_SMC).  Debian's 7.3 has no SMC in TCP: there smc_tcpopt
+# carries the option, and guest-main.sh attaches it after loading ours.
+tcp_has_smc_option() {
+	grep -q ' tcp_have_smc$' /proc/kallsyms
+}
+
+# smc_rmmod: rmmod smc (its stderr as rmmod's), detaching smc_tcpopt first
+# when it is attached: its program holds a reference on the module.  A
+# scenario that retries rmmod until the last socket is gone calls this
+# each time; detach is a no-op once done.
+smc_rmmod() {
+	local tcpopt
+
+	if [ -e /sys/fs/bpf/smc_tcpopt ]; then
+		tcpopt=$(smc_tcpopt_path) || return 1
+		"$tcpopt" detach >/dev/null || return 1
+	fi
+	rmmod smc
+}
+
 # "${INCG[@]}" DIR CMD...: run CMD as a member of cgroup DIR (same process)
 INCG=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"')
 
@@ -333,37 +354,50 @@ smcr_snapshot() {
 		>"$RESULTS/$1.rdma"
 }
 
+# smcr_delta BEFORE AFTER: what changed between two smcr_snapshot's, as
+# `smcj stats-delta` says it (lib/smcjson.py), each NAME as D_NAME:
+# D_smcr_client, D_smcr_server, D_smcr_v1, D_smcr_v2, D_fb_client,
+# D_fb_server, D_hserr_client, D_hserr_server, D_rx_bytes, D_tx_bytes, and
+# D_why_client, D_why_server (the reasons that grew, "NAME:COUNT,...", "-"
+# when none).  Set in the caller's scope when it declared them local, else
+# globally.
+smcr_delta() {
+	local d
+
+	d=$(smcj stats-delta "$RESULTS/$1" "$RESULTS/$2") ||
+		fail "cannot compare smcctl snapshots $1/$2"
+	eval "$(sed 's/^/D_/' <<<"$d")"
+}
+
 # smcr_expect_stats BEFORE AFTER CLIENTS SERVERS: between two snapshots,
 # exactly CLIENTS new SMC-R v2 handshakes as client and SERVERS as server,
 # no v1 ones, no fallback and no handshake error.  New fallbacks are
 # reported with their reason names.
+# shellcheck disable=SC2154 # D_*: smcr_delta
 smcr_expect_stats() {
-	local d s want n w why smcr_client smcr_server smcr_v1 smcr_v2 fb_client
-	local fb_server hserr_client hserr_server rx_bytes tx_bytes why_client why_server
+	local s want n w why
 
-	d=$(smcj stats-delta "$RESULTS/$1" "$RESULTS/$2") ||
-		fail "cannot compare smcctl snapshots $1/$2"
-	eval "$d"
-	log "stats: smcr_connections +client $smcr_client +server $smcr_server +v1 $smcr_v1 +v2 $smcr_v2, fallbacks +client $fb_client +server $fb_server, handshake_errors +client $hserr_client +server $hserr_server, rx +$rx_bytes B, tx +$tx_bytes B"
+	smcr_delta "$1" "$2"
+	log "stats: smcr_connections +client $D_smcr_client +server $D_smcr_server +v1 $D_smcr_v1 +v2 $D_smcr_v2, fallbacks +client $D_fb_client +server $D_fb_server, handshake_errors +client $D_hserr_client +server $D_hserr_server, rx +$D_rx_bytes B, tx +$D_tx_bytes B"
 	for s in client server; do
 		want=$3
 		[ "$s" = client ] || want=$4
-		n=smcr_$s
+		n=D_smcr_$s
 		[ "${!n}" -eq "$want" ] ||
 			smcr_problem "${!n} new SMC-R handshakes as $s, want $want"
-		n=fb_$s w=why_$s
+		n=D_fb_$s w=D_why_$s
 		why=${!w}
 		[ "$why" != - ] || why="no reason code"
 		[ "${!n}" -eq 0 ] ||
 			smcr_problem "${!n} new fallbacks as $s ($why)"
-		n=hserr_$s
+		n=D_hserr_$s
 		[ "${!n}" -eq 0 ] ||
 			smcr_problem "${!n} new handshake errors as $s"
 	done
-	[ "$smcr_v1" -eq 0 ] ||
-		smcr_problem "$smcr_v1 new SMC-R v1 handshakes, want only v2"
-	[ "$smcr_v2" -eq $(($3 + $4)) ] ||
-		smcr_problem "$smcr_v2 new SMC-R v2 handshakes, want $(($3 + $4))"
+	[ "$D_smcr_v1" -eq 0 ] ||
+		smcr_problem "$D_smcr_v1 new SMC-R v1 handshakes, want only v2"
+	[ "$D_smcr_v2" -eq $(($3 + $4)) ] ||
+		smcr_problem "$D_smcr_v2 new SMC-R v2 handshakes, want $(($3 + $4))"
 	return 0
 }
 
@@ -463,19 +497,15 @@ smcr_client_at() {
 # smcr_expect_fallback_stats BEFORE AFTER ROLE N REASON: between two
 # snapshots, N new fallbacks as ROLE, all with REASON, and no SMC-R
 # handshake and no handshake error in either role.
+# shellcheck disable=SC2154 # D_*: smcr_delta
 smcr_expect_fallback_stats() {
-	local d smcr_client smcr_server smcr_v1 smcr_v2 fb_client fb_server
-	local hserr_client hserr_server rx_bytes tx_bytes why_client why_server
-	local fb why
+	local fb=D_fb_$3 why=D_why_$3
 
-	d=$(smcj stats-delta "$RESULTS/$1" "$RESULTS/$2") ||
-		fail "cannot compare smcctl snapshots $1/$2"
-	eval "$d"
-	fb=fb_$3 why=why_$3
-	log "stats: fallbacks +client $fb_client ($why_client) +server $fb_server ($why_server), smcr_connections +client $smcr_client +server $smcr_server, handshake_errors +client $hserr_client +server $hserr_server"
+	smcr_delta "$1" "$2"
+	log "stats: fallbacks +client $D_fb_client ($D_why_client) +server $D_fb_server ($D_why_server), smcr_connections +client $D_smcr_client +server $D_smcr_server, handshake_errors +client $D_hserr_client +server $D_hserr_server"
 	[ "${!fb}" -eq "$4" ] && [ "${!why}" = "$5:$4" ] ||
 		smcr_problem "${!fb} new fallbacks as $3 (${!why}), want $4 with $5"
-	[ $((smcr_client + smcr_server + hserr_client + hserr_server)) -eq 0 ] ||
+	[ $((D_smcr_client + D_smcr_server + D_hserr_client + D_hserr_server)) -eq 0 ] ||
 		smcr_problem "SMC-R handshakes or handshake errors where every connection falls back"
 	return 0
 }

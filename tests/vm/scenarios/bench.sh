@@ -108,7 +108,7 @@ unload_impl() {
 	# sockets of the finished runs may still be closing
 	for i in $(seq 100); do
 		rmmod smc_diag 2>/dev/null || true
-		rmmod smc 2>/dev/null && return 0
+		smc_rmmod 2>/dev/null && return 0
 		sleep 0.3
 	done
 	fail "cannot unload the $1 module"

@@ -154,7 +154,7 @@ if [ "$VM_INDEX" -eq "$BY" ]; then
 		t0=$(date +%s%N)
 		# (not modprobe -r: it would take smc along)
 		rmmod smc_diag 2>/dev/null || true
-		rmmod smc || fail "rmmod smc: $(lsmod | grep '^smc')"
+		smc_rmmod || fail "rmmod smc: $(lsmod | grep '^smc')"
 		log "rmmod took $(ms_since "$t0") ms" ;;
 	idle)
 		# the idle timer ends it 3 s after the last connection

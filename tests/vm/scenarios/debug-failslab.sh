@@ -122,8 +122,8 @@ total=$(($(cat "$SHARED/injected.vm0") + $(cat "$SHARED/injected.vm1")))
 
 # Every connection is gone: the module must unload (no reference leaked).
 for _ in $(seq 1 120); do
-	rmmod smc 2>"$RESULTS/rmmod.err" && break
+	smc_rmmod 2>"$RESULTS/rmmod.err" && break
 	sleep 1
 done
-lsmod | grep -q '^smc ' && fail "rmmod smc still refused after 120 s: $(cat "$RESULTS/rmmod.err")"
+lsmod | grep -q '^smc ' && fail "smc_rmmod still refused after 120 s: $(cat "$RESULTS/rmmod.err")"
 log "debug-failslab ok (rxe0 rcvd_pkts $rx0 -> $(rdma_counter rcvd_pkts))"

@@ -112,10 +112,10 @@ dmesg_clean "rdma link add"
 # unload while rxe0 exists; a new load finds it
 echo /bin/true >/proc/sys/kernel/modprobe	# no autoload of Debian's smc
 for _ in $(seq 60); do
-	rmmod smc 2>/dev/null && break
+	smc_rmmod 2>/dev/null && break
 	sleep 0.5
 done
-! grep -q '^smc ' /proc/modules || fail "rmmod smc failed: $(grep '^smc ' /proc/modules)"
+! grep -q '^smc ' /proc/modules || fail "smc_rmmod failed: $(grep '^smc ' /proc/modules)"
 rc=0
 "$SMCCTL" devices --json >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 3 ] || fail "smcctl devices without module: exit $rc, not 3"
@@ -123,6 +123,6 @@ log "module unloaded with rxe0 present"
 dmesg_clean "rmmod smc"
 insmod "$SMC_KO" || fail "insmod $SMC_KO failed"
 wait_for "reloaded: rxe0 found at registration" "$port_up"
-rmmod smc || fail "second rmmod smc failed"
+smc_rmmod || fail "second rmmod smc failed"
 dmesg_clean "the second rmmod"
 log "devices ok"

@@ -69,15 +69,9 @@ knobs() {
 
 D_smcr_client=0 D_smcr_server=0 D_fb_client=0 D_fb_server=0
 D_why_client=- D_why_server=-
-# delta A B: between two smcr_snapshot's, sets D_smcr_client, D_smcr_server,
-# D_fb_client, D_fb_server, D_why_client, D_why_server (NAME:count,...),
-# and D_ before every other name `smcj stats-delta` prints.
+# delta A B: smcr_delta (lib/guest.sh) between two smcr_snapshot's, logged
 delta() {
-	local d
-
-	d=$(smcj stats-delta "$RESULTS/$1" "$RESULTS/$2") ||
-		fail "cannot compare snapshots $1/$2"
-	eval "$(sed 's/^/D_/' <<<"$d")"
+	smcr_delta "$1" "$2"
 	log "delta $1..$2: smcr +$D_smcr_client/+$D_smcr_server fallbacks +$D_fb_client ($D_why_client)/+$D_fb_server ($D_why_server) (client/server)"
 }
 
@@ -122,10 +116,10 @@ unload() {
 
 	t0=$(now)
 	for _ in $(seq $(($1 * 4))); do
-		rmmod smc 2>/dev/null && { since "$t0"; return 0; }
+		smc_rmmod 2>/dev/null && { since "$t0"; return 0; }
 		sleep 0.25
 	done
-	rmmod smc >&2 || true
+	smc_rmmod >&2 || true
 	# what still holds the module, for the log
 	"$SMCCTL" connections >&2 || true
 	"$SMCCTL" linkgroups >&2 || true

@@ -77,7 +77,7 @@ print(ROUNDS, "rounds done", file=sys.stderr)
 PY
 # Everything is closed: the module must be free to go within a bounded time.
 for _ in $(seq 1 40); do
-	rmmod smc 2>/dev/null && break
+	smc_rmmod 2>/dev/null && break
 	sleep 0.5
 done
 lsmod | grep -q '^smc ' && fail "module still in use after all sockets closed"

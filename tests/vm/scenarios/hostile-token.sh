@@ -113,7 +113,7 @@ if [ "$VM_INDEX" -eq 1 ]; then
 	# closed connections linger as orphans, a disturbed one up to its
 	# 60 s orphan time and 2 s of abort: bounded retries
 	for i in $(seq 75); do
-		out=$(rmmod smc 2>&1) && break
+		out=$(smc_rmmod 2>&1) && break
 		sleep 1
 	done
 	! grep -q '^smc ' /proc/modules ||

@@ -188,10 +188,9 @@ sys.exit(1 if bad else 0)
 PY
 	smcr_snapshot after
 	if [ "$EXPECT" = tcp ]; then
-		d=$(smcj stats-delta "$RESULTS/before" "$RESULTS/after") ||
-			fail "cannot compare snapshots before/after"
-		# why_client=NAME:COUNT,...: PEERNOSMC is 0x03010000
-		n=$(sed -n 's/^why_client=//p' <<<"$d" | tr , '\n' |
+		smcr_delta before after
+		# D_why_client=NAME:COUNT,...: PEERNOSMC is 0x03010000
+		n=$(tr , '\n' <<<"$D_why_client" |
 			awk -F: '$1 == "PEERNOSMC" { n += $2 } END { print n + 0 }')
 		log "PEERNOSMC fallbacks as client: +$n"
 		[ "$n" = "$LEGIT" ] ||

@@ -125,9 +125,9 @@ barrier done6 120
 # 4. unload (ours): refused while sockets live on, then clean
 if [ "$SMC_IMPL" = ours ]; then
 	deadline=$((SECONDS + 100))
-	until rmmod smc 2>"$RESULTS/rmmod.err"; do
+	until smc_rmmod 2>"$RESULTS/rmmod.err"; do
 		if [ "$SECONDS" -ge "$deadline" ]; then
-			smcr_problem "rmmod smc still refused after 100 s: $(cat "$RESULTS/rmmod.err")"
+			smcr_problem "smc_rmmod still refused after 100 s: $(cat "$RESULTS/rmmod.err")"
 			break
 		fi
 		sleep 2

@@ -222,7 +222,7 @@ fi
 # ---- the end: every link group torn down --------------------------------
 barrier unload 120
 for i in $(seq 20); do
-	rmmod smc 2>/dev/null && break
+	smc_rmmod 2>/dev/null && break
 	nap 1
 done
 lsmod | grep -q '^smc ' && smcr_problem "the module did not unload"

@@ -451,7 +451,7 @@ echo 0 >/sys/kernel/debug/smc/idle_secs
 sysctl -qw net.ipv4.tcp_max_tw_buckets="$tw_buckets"
 rmdir "$CGL" 2>/dev/null || true
 for _ in $(seq 20); do
-	rmmod smc 2>/dev/null && break
+	smc_rmmod 2>/dev/null && break
 	sleep 0.5
 done
 ! grep -q '^smc ' /proc/modules || smcr_problem "module does not unload: $(grep '^smc ' /proc/modules)"

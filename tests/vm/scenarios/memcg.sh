@@ -125,10 +125,9 @@ if [ "$VM_INDEX" -eq 1 ]; then
 	grep -q '"closed"' "$RESULTS/cli-limited.log" ||
 		smcr_problem "limited: the client did not get all its connections"
 	# every connection accounted for: SMC-R or fallback MEM, nothing else
-	d=$(smcj stats-delta "$RESULTS/b-limited" "$RESULTS/a-limited") ||
-		fail "cannot compare snapshots b-limited/a-limited"
-	smcr=$(sed -n 's/^smcr_client=//p' <<<"$d")
-	why=$(sed -n 's/^why_client=//p' <<<"$d")
+	smcr_delta b-limited a-limited
+	smcr=$D_smcr_client
+	why=$D_why_client
 	# MEM fallbacks, and how many fallback reasons grew (MEM's included)
 	read -r mem reasons <<<"$(tr , '\n' <<<"${why#-}" |
 		awk -F: 'NF { r++ } $1 ~ /MEM$/ { m += $2 } END { print m + 0, r + 0 }')"

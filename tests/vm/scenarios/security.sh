@@ -136,7 +136,7 @@ mountpoint -q /sys/kernel/debug ||
 mountpoint -q /sys/kernel/debug || fail "cannot mount debugfs"
 dbg_list >"$RESULTS/debugfs.loaded"
 for _ in $(seq 20); do
-	rmmod smc 2>/dev/null && break
+	smc_rmmod 2>/dev/null && break
 	sleep 0.5
 done
 ! grep -q '^smc ' /proc/modules || fail "cannot unload smc: $(grep '^smc ' /proc/modules)"

@@ -126,10 +126,10 @@ unload_check() {
 	echo /bin/true >/proc/sys/kernel/modprobe
 	# closed sockets may take a moment to let go of the module
 	for _ in $(seq 60); do
-		rmmod smc 2>/dev/null && break
+		smc_rmmod 2>/dev/null && break
 		sleep 0.5
 	done
-	! grep -q '^smc ' /proc/modules || fail "rmmod smc failed: $(grep '^smc ' /proc/modules)"
+	! grep -q '^smc ' /proc/modules || fail "smc_rmmod failed: $(grep '^smc ' /proc/modules)"
 	for cmd in fallback stats connections info "check 127.0.0.1:1"; do
 		rc=0
 		# shellcheck disable=SC2086 # "check ADDR" is two words

@@ -225,9 +225,9 @@ fi
 # may linger a moment in their closing states, each holding one)
 if [ "$SMC_IMPL" = ours ]; then
 	deadline=$((SECONDS + 60))
-	until rmmod smc 2>"$RESULTS/rmmod.err"; do
+	until smc_rmmod 2>"$RESULTS/rmmod.err"; do
 		if [ "$SECONDS" -ge "$deadline" ]; then
-			smcr_problem "rmmod smc still refused after 60 s: $(cat "$RESULTS/rmmod.err")"
+			smcr_problem "smc_rmmod still refused after 60 s: $(cat "$RESULTS/rmmod.err")"
 			break
 		fi
 		sleep 1
