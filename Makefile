@@ -18,7 +18,10 @@
 #                        Debian's 6.1 (bookworm) and 7.3 (trixie-backports)
 #                        headers, fetched into /var/tmp/smc-kernels (7.3 in
 #                        a trixie chroot); make k6.1-hooks, make k7.3-hooks:
-#                        their test-hooks flavours (tests/kernels/build-module)
+#                        their test-hooks flavours (tests/kernels/build-module);
+#                        make k7.3-upstream: against the 7.3 kernel with
+#                        upstream's SMC (tests/kernels/build-upstream, built
+#                        first when needed: about 20 min)
 #   make dkms-install    install through DKMS for every kernel, replacing the
 #                        in-tree smc.ko (make dkms-uninstall takes it out)
 
@@ -117,7 +120,7 @@ check-debug:
 # The other kernel lines Debian users run: the module against that line's
 # own headers and compiler (tests/kernels/build-module), in build/kLINE/
 # and build/kLINE-hooks/.  W=, C=, V= reach kbuild.
-KLINES := 6.1 7.3
+KLINES := 6.1 7.3 7.3-upstream
 KLINE_ARGS = $(if $(W),W=$(W)) $(if $(C),C=$(C)) $(if $(V),V=$(V))
 KLINE_TARGETS := $(addprefix k,$(KLINES))
 $(KLINE_TARGETS):

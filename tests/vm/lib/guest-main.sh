@@ -206,6 +206,25 @@ fi
 # All VMs are set up before any scenario starts.
 # shellcheck source=guest.sh
 . "$REPO/tests/vm/lib/guest.sh"
+# Ours on a kernel whose TCP has no SMC option (Debian's 7.3): smc_tcpopt
+# attached, as tools/smc_tcpopt's modprobe.d file does on an installed
+# system, so that every scenario can reach SMC-R there.  Scenarios unload
+# smc with smc_rmmod, which detaches it first.
+tcpopt_setup() {
+	local tcpopt
+
+	[ "$SMC_IMPL" = ours ] && ! tcp_has_smc_option || return 0
+	tcpopt=$(smc_tcpopt_path) || {
+		log_setup "cannot find or build smc_tcpopt"
+		return 1
+	}
+	"$tcpopt" attach || return 1
+	log_setup "TCP has no SMC option: smc_tcpopt attached"
+}
+if ! tcpopt_setup >>"$setup_log" 2>&1; then
+	log_setup "smc_tcpopt attach failed (see setup.log)"
+	finish 125
+fi
 if ! (barrier harness-setup) >>"$setup_log" 2>&1; then
 	log_setup "setup barrier failed"
 	finish 124
