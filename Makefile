@@ -140,11 +140,24 @@ dkms-src:
 	mkdir -p $(DKMS_SRC)
 	cp -r --parents $(filter-out %.mod.c,$(DKMS_FILES)) $(DKMS_SRC)/
 
+# Every kernel with headers installed: dkms skips one outside dkms.conf's
+# BUILD_EXCLUSIVE_KERNEL with exit 77; kernels installed later get it from
+# DKMS's own kernel hooks (AUTOINSTALL).
 dkms-install: dkms-src
 	dkms remove -m $(DKMS_NAME) -v $(DKMS_VERSION) --all >/dev/null 2>&1 || true
 	dkms add -m $(DKMS_NAME) -v $(DKMS_VERSION)
-	dkms install -m $(DKMS_NAME) -v $(DKMS_VERSION) -k $(KVER)
-	@echo "installed: modprobe smc now loads $$(modinfo -k $(KVER) -n smc)"
+	@n=0; for d in /lib/modules/*/build; do \
+		[ -e "$$d" ] || continue; \
+		k=$$(basename "$$(dirname "$$d")"); rc=0; \
+		dkms install -m $(DKMS_NAME) -v $(DKMS_VERSION) -k "$$k" || rc=$$?; \
+		case $$rc in \
+		0) n=$$((n + 1)); \
+		   echo "installed for $$k: modprobe smc loads $$(modinfo -k "$$k" -n smc)" ;; \
+		77) echo "skipped $$k: not a kernel line this tree supports" ;; \
+		*) exit $$rc ;; \
+		esac; \
+	done; \
+	[ "$$n" -gt 0 ] || { echo "no supported kernel with headers in /lib/modules" >&2; exit 1; }
 
 dkms-uninstall:
 	dkms remove -m $(DKMS_NAME) -v $(DKMS_VERSION) --all

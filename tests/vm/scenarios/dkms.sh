@@ -3,11 +3,12 @@
 #
 # DKMS install and uninstall, as `make dkms-install` / `make dkms-uninstall`
 # do them, on a VM (impl none: nothing loaded yet).  The module is the one
-# tests/dkms/build built on the host through DKMS (build/dkms/); here dkms
-# installs it for the running kernel, over a writable overlay of
+# tests/dkms/build built on the host through DKMS for the running kernel
+# (build/dkms/ for the host's 6.12, build/dkms-6.1/ after `tests/dkms/build
+# 6.1` for vmtest --kernel 6.1); here dkms installs it, over a writable overlay of
 # /lib/modules (the root file system is the host's, read-only).  Then:
 #   - modprobe smc loads ours (updates/dkms, version as in dkms.conf) and
-#     AF_SMC sockets come from it;
+#     AF_SMC sockets (and IPPROTO_SMC ones, 6.11+) come from it;
 #   - dkms remove takes it out again and modprobe smc loads the
 #     distribution's smc.ko.
 set -euo pipefail
@@ -15,10 +16,16 @@ set -euo pipefail
 
 [ "$SMC_IMPL" = none ] || fail "dkms.sh installs the module itself: start it with impl none"
 command -v dkms >/dev/null || fail "dkms is not installed (tests/setup.sh)"
-B=$REPO/build/dkms
-[ -f "$B/kver" ] || fail "no DKMS build in $B: run tests/dkms/build on the host first"
 K=$(uname -r)
-[ "$(cat "$B/kver")" = "$K" ] || fail "the DKMS build is for $(cat "$B/kver"), this is $K"
+# The build for this kernel: each tests/dkms/build output names its kernel.
+B=""
+for f in "$REPO"/build/dkms/kver "$REPO"/build/dkms-*/kver; do
+	[ -f "$f" ] && [ "$(cat "$f")" = "$K" ] || continue
+	B=${f%/kver}
+	break
+done
+[ -n "$B" ] || fail "no DKMS build for $K in $REPO/build/dkms*/: run tests/dkms/build [LINE] on the host first"
+log "the DKMS build for $K: $B"
 name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' "$REPO/dkms.conf")
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$REPO/dkms.conf")
 
@@ -44,8 +51,13 @@ case $path in */updates/*) ;; *) fail "modprobe smc would load $path, not DKMS's
 modprobe smc || fail "modprobe smc failed after dkms install"
 got=$(cat /sys/module/smc/version 2>/dev/null || echo none)
 [ "$got" = "$ver" ] || fail "loaded smc has version '$got', want '$ver' (ours)"
-python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256).close()' ||
-	fail "no IPPROTO_SMC socket from the DKMS module"
+python3 -c 'import socket; socket.socket(43, socket.SOCK_STREAM, 0).close()' ||
+	fail "no AF_SMC socket from the DKMS module"
+# IPPROTO_SMC sockets exist from 6.11 on (not on 6.1)
+if [ "$(printf '%s\n' 6.11 "$K" | sort -V | head -n 1)" = 6.11 ]; then
+	python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256).close()' ||
+		fail "no IPPROTO_SMC socket from the DKMS module"
+fi
 log "ours loaded through modprobe: version $got, taint $(cat /proc/sys/kernel/tainted)"
 rmmod smc || fail "cannot unload the DKMS module"
 
