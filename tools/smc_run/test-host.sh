@@ -118,4 +118,52 @@ if [ "$smc" = 0 ]; then
 		fail "rules without AF_SMC: no warning"
 	grep -q 'Connection refused' "$tmp/rules-nomod.log" || fail "rules without AF_SMC: not TCP's refusal"
 fi
+# -v: the version dkms.conf names
+want=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$here/../../dkms.conf")
+out=$("$here/smc_run" -v) || fail "-v: exit $?"
+[ "$out" = "smc_run $want" ] || fail "-v: '$out', want 'smc_run $want'"
+
+# -r/-t: checked once here, passed on in bytes; a bad size is a usage
+# error (64) and the program never runs.  SMC_RUN_SYSCTL_DIR: copies of
+# net.core's rmem_max and wmem_max, which smc_run raises (below); the
+# host's stay as they are.
+mkdir "$tmp/core"
+export SMC_RUN_SYSCTL_DIR=$tmp/core
+for c in 262144=262144 256k=262144 256K=262144 1m=1048576 1M=1048576 \
+	 0008=8 2147483647=2147483647; do
+	# shellcheck disable=SC2016 # the child shell expands it
+	out=$("$here/smc_run" -r "${c%=*}" -t "${c%=*}" sh -c 'echo "$SMC_RCVBUF $SMC_SNDBUF"' 2>/dev/null) ||
+		fail "-r/-t ${c%=*}: exit $?"
+	[ "$out" = "${c#*=} ${c#*=}" ] || fail "-r/-t ${c%=*}: '$out', want '${c#*=} ${c#*=}'"
+done
+for b in 0 '' 12x 3g k 1kk 1m2 -1 2147483648 2048m 99999999999; do
+	for o in -r -t; do
+		rc=0
+		"$here/smc_run" "$o" "$b" touch "$tmp/ran" 2>"$tmp/size.err" || rc=$?
+		[ "$rc" = 64 ] || fail "$o '$b': exit $rc, want 64"
+		[ ! -e "$tmp/ran" ] || fail "$o '$b': the program ran"
+		grep -q "want a size" "$tmp/size.err" || fail "$o '$b': no message"
+	done
+done
+echo "sizes ok"
+
+# net.core.rmem_max/wmem_max raised to -r/-t when lower, never lowered;
+# where they cannot be written, a warning and the program still runs
+# (on copies: the host's sysctls stay as they are)
+echo 212992 >"$tmp/core/rmem_max"
+echo 4194304 >"$tmp/core/wmem_max"
+"$here/smc_run" -r 1m -t 1m true || fail "raise: exit $?"
+[ "$(cat "$tmp/core/rmem_max")" = 1048576 ] || fail "rmem_max $(cat "$tmp/core/rmem_max"), want 1048576"
+[ "$(cat "$tmp/core/wmem_max")" = 4194304 ] || fail "wmem_max $(cat "$tmp/core/wmem_max"), want 4194304 (not lowered)"
+# a user who may not write it (root may write anything: run as nobody)
+chmod 0755 "$tmp" "$tmp/core"
+chmod 0444 "$tmp/core/rmem_max"
+asuser=()
+[ "$(id -u)" != 0 ] || asuser=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+out=$(${asuser[@]+"${asuser[@]}"} "$here/smc_run" -r 2m echo ran 2>&1) ||
+	fail "no raise: exit $?: $out"
+grep -q "rmem_max is 1048576, below 2097152" <<<"$out" || fail "no raise: no warning: $out"
+grep -qx ran <<<"$out" || fail "no raise: the program did not run: $out"
+[ "$(cat "$tmp/core/rmem_max")" = 1048576 ] || fail "no raise: rmem_max changed"
+echo "buffer maxima ok"
 echo "smc_run host test ok"

@@ -18,6 +18,7 @@
 #     SMC-R v2 handshake (client on VM 1, server on VM 0) and no fallback,
 #     and rxe0's packet counters grew by at least one packet per KiB of the
 #     payload in each direction (the data crossed RDMA).
+# First, smc_run -r/-t raise this VM's net.core.rmem_max/wmem_max.
 
 set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
@@ -40,6 +41,17 @@ smcr_setup
 
 $PY -c "import socket; socket.socket(43, socket.SOCK_STREAM, 0).close()" ||
 	fail "AF_SMC sockets cannot be created (SMC_IMPL=$SMC_IMPL)"
+
+# -r/-t raise net.core.rmem_max/wmem_max when lower, as smc-tools' does
+# (this VM's: the host test uses copies)
+echo 212992 >/proc/sys/net/core/rmem_max
+echo 212992 >/proc/sys/net/core/wmem_max
+"$SMC_RUN" -r 8m -t 4m true || fail "smc_run -r 8m -t 4m true: exit $?"
+[ "$(cat /proc/sys/net/core/rmem_max)" = 8388608 ] ||
+	fail "smc_run -r 8m: net.core.rmem_max is $(cat /proc/sys/net/core/rmem_max), want 8388608"
+[ "$(cat /proc/sys/net/core/wmem_max)" = 4194304 ] ||
+	fail "smc_run -t 4m: net.core.wmem_max is $(cat /proc/sys/net/core/wmem_max), want 4194304"
+log "smc_run -r 8m -t 4m raised net.core.rmem_max and wmem_max"
 
 # smc_sockets PROCLOG: the SMC + SMC6 socket count of /proc/net/protocols.
 smc_sockets() {
