@@ -23,9 +23,12 @@ PKGS=(
 	clang libclang-rt-14-dev libbpf-dev bpftool dkms
 	redis-server redis-tools nginx-light wrk iperf3 sockperf
 )
-# Daemons among PKGS: the app-* scenarios start their own instances inside
-# the VMs, so the host must not keep them running or start them at boot.
+# Daemons among PKGS (their systemd units): the app-* scenarios start their
+# own instances inside the VMs.  One that this setup brings is disabled and
+# stopped; one the machine had before (its unit file existed) is the
+# user's and left as it is.
 DAEMONS=(redis-server nginx iperf3)
+NEW_DAEMONS=()
 
 need_root() {
 	if [ "$(id -u)" -ne 0 ]; then
@@ -98,12 +101,26 @@ no_daemon_start() {
 	trap 'rm -f "$POLICY_RC"' EXIT
 }
 
-# no_daemon_cleanup: drop our policy-rc.d; disable and stop the daemons.
+# new_daemons: before the install, note the DAEMONS this machine has no
+# unit of (without systemd: none, nothing to disable then)
+new_daemons() {
+	local d
+
+	command -v systemctl >/dev/null || return 0
+	for d in "${DAEMONS[@]}"; do
+		systemctl list-unit-files --no-legend "$d.service" 2>/dev/null |
+			grep -q . || NEW_DAEMONS+=("$d")
+	done
+}
+
+# no_daemon_cleanup: drop our policy-rc.d; disable and stop the daemons
+# this setup brought, and only those.
 no_daemon_cleanup() {
 	local d
 
 	[ "$OWN_POLICY_RC" -eq 0 ] || rm -f "$POLICY_RC"
-	for d in "${DAEMONS[@]}"; do
+	for d in ${NEW_DAEMONS[@]+"${NEW_DAEMONS[@]}"}; do
+		echo "setup: $d came with the packages: disabled (the VMs run their own)"
 		systemctl disable --now "$d" >/dev/null 2>&1 || true
 	done
 }
@@ -134,6 +151,7 @@ main() {
 		exit 1
 	fi
 	echo "setup: installing Linux $ver and tools"
+	new_daemons
 	no_daemon_start
 	apt-get install -y -qq --no-install-recommends \
 		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
