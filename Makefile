@@ -24,6 +24,8 @@
 #                        first when needed: about 20 min)
 #   make dkms-install    install through DKMS for every kernel, replacing the
 #                        in-tree smc.ko (make dkms-uninstall takes it out)
+#   make install         the tools and manual pages (DESTDIR=, prefix=, by
+#                        default /usr/local; make uninstall removes them)
 
 KVER ?= $(lastword $(shell printf '%s\n' $(notdir $(wildcard /lib/modules/6.12.*-amd64)) | \
 	  grep -Ev -- '-(rt|cloud)-amd64$$' | sort -V))
@@ -163,6 +165,30 @@ dkms-uninstall:
 	dkms remove -m $(DKMS_NAME) -v $(DKMS_VERSION) --all
 	rm -rf $(DKMS_SRC)
 
+# The tools and their manual pages; the module goes through DKMS.
+prefix ?= /usr/local
+TOOLS := smcctl smc_run smc_bpf smc_tcpopt
+MAN7 := smc.7
+MAN8 := smcctl.8 smc_run.8
+
+install:
+	for t in $(TOOLS); do \
+		$(MAKE) -C tools/$$t install DESTDIR="$(DESTDIR)" PREFIX="$(prefix)" || exit; \
+	done
+	for m in $(MAN7); do \
+		install -D -m 0644 Documentation/man/$$m "$(DESTDIR)$(prefix)/share/man/man7/$$m" || exit; \
+	done
+	for m in $(MAN8); do \
+		install -D -m 0644 Documentation/man/$$m "$(DESTDIR)$(prefix)/share/man/man8/$$m" || exit; \
+	done
+
+uninstall:
+	for t in $(TOOLS); do \
+		$(MAKE) -C tools/$$t uninstall DESTDIR="$(DESTDIR)" PREFIX="$(prefix)" || exit; \
+	done
+	rm -f $(addprefix "$(DESTDIR)$(prefix)/share/man/man7/",$(MAN7)) \
+		$(addprefix "$(DESTDIR)$(prefix)/share/man/man8/",$(MAN8))
+
 check:
 	tests/run check
 
@@ -182,4 +208,5 @@ bench:
 	tests/bench/run full
 
 .PHONY: all modules smc-btf clean check check-all check-all-resume demo kunit bench hooks dkms-src dkms-install dkms-uninstall \
+	install uninstall \
 	debug-module check-debug $(KLINE_TARGETS) $(addsuffix -hooks,$(KLINE_TARGETS))
