@@ -24,8 +24,9 @@
 #                        first when needed: about 20 min)
 #   make dkms-install    install through DKMS for every kernel, replacing the
 #                        in-tree smc.ko (make dkms-uninstall takes it out)
-#   make install         the tools and manual pages (DESTDIR=, prefix=, by
-#                        default /usr/local; make uninstall removes them)
+#   make install         the tools, manual pages and bash completion
+#                        (DESTDIR=, prefix=, by default /usr/local; make
+#                        uninstall removes them)
 
 KVER ?= $(lastword $(shell printf '%s\n' $(notdir $(wildcard /lib/modules/6.12.*-amd64)) | \
 	  grep -Ev -- '-(rt|cloud)-amd64$$' | sort -V))
@@ -170,6 +171,7 @@ prefix ?= /usr/local
 TOOLS := smcctl smc_run smc_bpf smc_tcpopt
 MAN7 := smc.7
 MAN8 := smcctl.8 smc_run.8
+BASHCOMP = $(DESTDIR)$(prefix)/share/bash-completion/completions
 
 install:
 	for t in $(TOOLS); do \
@@ -181,13 +183,17 @@ install:
 	for m in $(MAN8); do \
 		install -D -m 0644 Documentation/man/$$m "$(DESTDIR)$(prefix)/share/man/man8/$$m" || exit; \
 	done
+	for t in $(TOOLS); do \
+		install -D -m 0644 tools/completion/smc-r.bash "$(BASHCOMP)/$$t" || exit; \
+	done
 
 uninstall:
 	for t in $(TOOLS); do \
 		$(MAKE) -C tools/$$t uninstall DESTDIR="$(DESTDIR)" PREFIX="$(prefix)" || exit; \
 	done
 	rm -f $(addprefix "$(DESTDIR)$(prefix)/share/man/man7/",$(MAN7)) \
-		$(addprefix "$(DESTDIR)$(prefix)/share/man/man8/",$(MAN8))
+		$(addprefix "$(DESTDIR)$(prefix)/share/man/man8/",$(MAN8)) \
+		$(addprefix "$(BASHCOMP)/",$(TOOLS))
 
 check:
 	tests/run check
