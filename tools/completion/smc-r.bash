@@ -27,16 +27,10 @@ _smcctl() {
 		esac
 	done
 	case $prev in
-	--netdev)
+	--netdev | --eth)
 		mapfile -t COMPREPLY < <(compgen -W "$(_smc_r_netdevs)" -- "$cur")
 		return ;;
-	--ibdev)
-		mapfile -t COMPREPLY < <(compgen -W "$(_smc_r_ibdevs)" -- "$cur")
-		return ;;
-	--eth)
-		mapfile -t COMPREPLY < <(compgen -W "$(_smc_r_netdevs)" -- "$cur")
-		return ;;
-	--ib)
+	--ibdev | --ib)
 		mapfile -t COMPREPLY < <(compgen -W "$(_smc_r_ibdevs)" -- "$cur")
 		return ;;
 	--lgr | --port | -t) return ;;
