@@ -165,5 +165,15 @@ out=$(${asuser[@]+"${asuser[@]}"} "$here/smc_run" -r 2m echo ran 2>&1) ||
 grep -q "rmem_max is 1048576, below 2097152" <<<"$out" || fail "no raise: no warning: $out"
 grep -qx ran <<<"$out" || fail "no raise: the program did not run: $out"
 [ "$(cat "$tmp/core/rmem_max")" = 1048576 ] || fail "no raise: rmem_max changed"
+# from the environment: a size is taken as -r/-t's (suffix and all), one
+# that is not is left to the library (its one warning), without a word
+# from the wrapper
+echo 212992 >"$tmp/core/wmem_max"
+out=$(SMC_SNDBUF=512k "$here/smc_run" true 2>&1) || fail "SMC_SNDBUF=512k: exit $?: $out"
+[ -z "$out" ] || fail "SMC_SNDBUF=512k: the wrapper said: $out"
+[ "$(cat "$tmp/core/wmem_max")" = 524288 ] || fail "SMC_SNDBUF=512k: wmem_max $(cat "$tmp/core/wmem_max"), want 524288"
+out=$(SMC_SNDBUF=junk "$here/smc_run" true 2>&1) || fail "SMC_SNDBUF=junk: exit $?: $out"
+[ "$(wc -l <<<"$out")" = 1 ] && grep -q 'ignoring SMC_SNDBUF=junk: not a size' <<<"$out" ||
+	fail "SMC_SNDBUF=junk: want the library's one line, got: $out"
 echo "buffer maxima ok"
 echo "smc_run host test ok"
