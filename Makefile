@@ -169,19 +169,16 @@ dkms-uninstall:
 # The tools and their manual pages; the module goes through DKMS.
 prefix ?= /usr/local
 TOOLS := smcctl smc_run smc_bpf smc_tcpopt
-MAN7 := smc.7
-MAN8 := smcctl.8 smc_run.8
+MANPAGES := smc.7 smcctl.8 smc_run.8
+MANDIR = $(DESTDIR)$(prefix)/share/man
 BASHCOMP = $(DESTDIR)$(prefix)/share/bash-completion/completions
 
 install:
 	for t in $(TOOLS); do \
 		$(MAKE) -C tools/$$t install DESTDIR="$(DESTDIR)" PREFIX="$(prefix)" || exit; \
 	done
-	for m in $(MAN7); do \
-		install -D -m 0644 Documentation/man/$$m "$(DESTDIR)$(prefix)/share/man/man7/$$m" || exit; \
-	done
-	for m in $(MAN8); do \
-		install -D -m 0644 Documentation/man/$$m "$(DESTDIR)$(prefix)/share/man/man8/$$m" || exit; \
+	for m in $(MANPAGES); do \
+		install -D -m 0644 Documentation/man/$$m "$(MANDIR)/man$${m##*.}/$$m" || exit; \
 	done
 	for t in $(TOOLS); do \
 		install -D -m 0644 tools/completion/smc-r.bash "$(BASHCOMP)/$$t" || exit; \
@@ -191,8 +188,7 @@ uninstall:
 	for t in $(TOOLS); do \
 		$(MAKE) -C tools/$$t uninstall DESTDIR="$(DESTDIR)" PREFIX="$(prefix)" || exit; \
 	done
-	rm -f $(addprefix "$(DESTDIR)$(prefix)/share/man/man7/",$(MAN7)) \
-		$(addprefix "$(DESTDIR)$(prefix)/share/man/man8/",$(MAN8)) \
+	rm -f $(foreach m,$(MANPAGES),"$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(m)") \
 		$(addprefix "$(BASHCOMP)/",$(TOOLS))
 
 check:

@@ -116,13 +116,22 @@ static bool smc_tx_idle(struct smc_conn *conn)
 	return conn->tx_done == conn->tx_queued && !conn->tx_replay;
 }
 
+/* Everything queued is written and done, or the connection broke. */
+static bool smc_tx_drained(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+
+	return READ_ONCE(conn->tx_done) == READ_ONCE(conn->tx_queued) ||
+	       READ_ONCE(conn->dead) || READ_ONCE(conn->peer_abort) ||
+	       READ_ONCE(smc->sk.sk_err);
+}
+
 /*
- * Wait, at most *@timeo (reduced by the time spent), until everything
- * queued is written and done, or the connection broke.  A completion
- * wakes the writer once per tx_want_wake, and one that leaves more in
- * flight is not the end of the wait: ask again after each wake, and be
- * on the wait queue before asking, so that no completion goes unheard.
- * Sock lock held; sleeps.
+ * Wait, at most *@timeo (reduced by the time spent), until
+ * smc_tx_drained().  A completion wakes the writer once per
+ * tx_want_wake, and one that leaves more in flight is not the end of the
+ * wait: ask again after each wake, and be on the wait queue before
+ * asking, so that no completion goes unheard.  Sock lock held; sleeps.
  */
 void smc_tx_wait_done(struct smc_sock *smc, long *timeo)
 {
@@ -135,17 +144,13 @@ void smc_tx_wait_done(struct smc_sock *smc, long *timeo)
 	add_wait_queue(sk_sleep(sk), &wait);
 	while (*timeo && !signal_pending(current)) {
 		spin_lock_bh(&conn->lock);
-		over = conn->tx_done == conn->tx_queued || conn->dead ||
-		       conn->peer_abort || READ_ONCE(sk->sk_err);
+		over = smc_tx_drained(smc);
 		if (!over)
 			conn->tx_want_wake = true;
 		spin_unlock_bh(&conn->lock);
 		if (over)
 			break;
-		sk_wait_event(sk, timeo,
-			      READ_ONCE(conn->tx_done) == READ_ONCE(conn->tx_queued) ||
-			      READ_ONCE(conn->dead) || READ_ONCE(sk->sk_err) ||
-			      READ_ONCE(conn->peer_abort), &wait);
+		sk_wait_event(sk, timeo, smc_tx_drained(smc), &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
 }
