@@ -180,6 +180,24 @@ smc_rmmod() {
 	rmmod smc
 }
 
+# smc_rmmod_refused: try to unload smc while its sockets live, expecting a
+# refusal for them alone: smc_tcpopt (whose kfunc holds the module too) is
+# detached first and attached again after.  Prints rmmod's message;
+# returns 0 when rmmod was refused, 1 when the module went away.
+smc_rmmod_refused() {
+	local tcpopt= rc=0 err
+
+	if [ -e /sys/fs/bpf/smc_tcpopt ]; then
+		tcpopt=$(smc_tcpopt_path) || return 2
+		"$tcpopt" detach >/dev/null || return 2
+	fi
+	err=$(rmmod smc 2>&1) || rc=$?
+	echo "$err"
+	[ -z "$tcpopt" ] || ! lsmod | grep -q '^smc ' ||
+		"$tcpopt" attach >/dev/null || return 2
+	[ "$rc" -ne 0 ]
+}
+
 # "${INCG[@]}" DIR CMD...: run CMD as a member of cgroup DIR (same process)
 INCG=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"')
 
