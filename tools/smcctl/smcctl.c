@@ -1206,13 +1206,7 @@ static int cmd_reasons(int argc, char **argv)
 
 /* ---- smcctl pnet ---- */
 
-struct pnet_req {
-	struct nlmsghdr nlh;
-	struct genlmsghdr genl;
-	char attrs[256];
-};
-
-static void pnet_put(struct pnet_req *r, uint16_t type, const void *data,
+void pnet_put(struct pnet_req *r, uint16_t type, const void *data,
 		     size_t len)
 {
 	struct nlattr *a = (struct nlattr *)((char *)r + r->nlh.nlmsg_len);
@@ -1225,7 +1219,7 @@ static void pnet_put(struct pnet_req *r, uint16_t type, const void *data,
 	r->nlh.nlmsg_len += NLA_ALIGN(a->nla_len);
 }
 
-static void pnet_put_str(struct pnet_req *r, uint16_t type, const char *s)
+void pnet_put_str(struct pnet_req *r, uint16_t type, const char *s)
 {
 	pnet_put(r, type, s, strlen(s) + 1);
 }
@@ -1234,7 +1228,7 @@ static void pnet_put_str(struct pnet_req *r, uint16_t type, const char *s)
  * SMC_PNETID's id; exits with EXIT_NOSMC when it is not there.  Also asks
  * for extended ACKs on @fd: the kernel's reason for a refusal.
  */
-static int pnet_family(int fd)
+int pnet_family(int fd)
 {
 	int on = 1;
 
@@ -1242,8 +1236,8 @@ static int pnet_family(int fd)
 	return genl_family_or_die(fd, SMCR_GENL_FAMILY_NAME);
 }
 
-static void pnet_init(struct pnet_req *r, int family, uint8_t cmd,
-		      uint16_t flags)
+void pnet_init(struct pnet_req *r, int family, uint8_t cmd,
+	       uint16_t flags)
 {
 	memset(r, 0, sizeof(*r));
 	r->nlh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
@@ -1576,6 +1570,9 @@ static void usage(FILE *f, int code)
 		"  pnet del PNETID | pnet flush | pnet show [PNETID]\n"
 		"               the PNET table: which RDMA port a network\n"
 		"               device's connections may use\n"
+		"  apply [-n] [FILE]\n"
+		"               set the UEID and PNET tables from FILE (default\n"
+		"               /etc/smc-r/smc-r.conf; at boot by udev); -n: check\n"
 		"FILTERS: --netdev IF, --ibdev DEV[/PORT], --lgr ID (hex)\n"
 		"options: -j, --json  one JSON document; -h, --help; -V, --version\n"
 		"exit status: 0 ok, 1 error, 2 usage, 3 SMC module not loaded,\n"
@@ -1812,6 +1809,9 @@ int main(int argc, char **argv)
 		if (!cmd && !npos && !strcmp(argv[i], "ueid"))
 			return cmd_sub_args(argc, argv, i + 1, cmd_ueid,
 					    ueid_usage);
+		if (!cmd && !npos && !strcmp(argv[i], "apply"))
+			return cmd_sub_args(argc, argv, i + 1, cmd_apply,
+					    apply_usage);
 		if (!strcmp(argv[i], "--")) {
 			while (++i < argc)
 				pos[npos++] = argv[i];

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <linux/genetlink.h>
 #include <linux/netlink.h>
 
 #include "json.h"
@@ -92,6 +93,23 @@ int smc_dump_try(int fd, int family, uint8_t cmd, msg_cb cb, void *arg);
 void smc_dump(int fd, int family, uint8_t cmd, msg_cb cb, void *arg);
 const struct nlattr *smc_top(const struct nlmsghdr *nlh, int top);
 
+/* ---- generic netlink requests (smcctl.c) ---- */
+
+/* one request with room for a few attributes */
+struct pnet_req {
+	struct nlmsghdr nlh;
+	struct genlmsghdr genl;
+	char attrs[256];
+};
+
+/* SMC_PNETID's id (exits with EXIT_NOSMC when it is not there) */
+int pnet_family(int fd);
+void pnet_init(struct pnet_req *r, int family, uint8_t cmd, uint16_t flags);
+/* add an attribute; exits with EXIT_USAGE when it does not fit */
+void pnet_put(struct pnet_req *r, uint16_t type, const void *data,
+	      size_t len);
+void pnet_put_str(struct pnet_req *r, uint16_t type, const char *s);
+
 /* ---- sockets (smcctl.c) ---- */
 
 /* what check needs to know about one AF_SMC socket */
@@ -125,5 +143,7 @@ int cmd_stats(int argc, char **argv);
 int cmd_fallback(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_debug_bundle(int argc, char **argv);
+int cmd_apply(int argc, char **argv);
+void apply_usage(FILE *f, int code) __attribute__((noreturn));
 
 #endif /* SMCCTL_H */
