@@ -715,3 +715,32 @@ vm_reset_now() {
 	sleep 60
 	exit 1
 }
+
+# A disk that lasts across a reboot, for scenarios run by tests/vm/reboot
+# (SMCR_BOOT is 1, then 2; the second boot finds what the first saved in
+# its run folder, as disk-vmN.tar beside $RESULTS).
+# disk_mount DIR...: each DIR becomes writable (an overlay on tmpfs); on
+# the second boot it holds what the first left there.
+disk_mount() {
+	local d up=/tmp/disk/up work=/tmp/disk/work
+
+	mkdir -p "$up" "$work" || return 1
+	if [ "${SMCR_BOOT:-1}" -gt 1 ]; then
+		tar -xpf "${RESULTS%/*}/disk-vm$VM_INDEX.tar" -C "$up" ||
+			{ log "no disk of the first boot"; return 1; }
+	fi
+	modprobe overlay 2>/dev/null || true
+	for d in "$@"; do
+		mkdir -p "$up$d" "$work$d" || return 1
+		mount -t overlay overlay \
+			-o "lowerdir=$d,upperdir=$up$d,workdir=$work$d" "$d" ||
+			return 1
+	done
+}
+
+# disk_save: what this boot changed under disk_mount's folders, for the
+# next boot (into $RESULTS/disk.tar).
+disk_save() {
+	sync
+	tar -cpf "$RESULTS/disk.tar" -C /tmp/disk/up .
+}

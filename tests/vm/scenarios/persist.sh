@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Configuration set once survives a reboot (run by tests/vm/reboot, with
+# --impl none: the scenario loads the module itself, as a booting host
+# does).  Both VMs:
+#   boot 1: ours in place of the distribution's smc.ko file (a package
+#           puts it in updates/dkms; here without minutes of depmod), the
+#           tools installed (make install: smcctl and its udev rule), then
+#           the administrator's two files: "options smc ueid=..." in
+#           modprobe.d and /etc/smc-r/smc-r.conf with PNET entries;
+#           nothing is applied by hand.  The disk is saved.
+#   boot 2: the same disk; udevd runs and the module is loaded by name
+#           (modprobe smc, as systemd or the first AF_SMC socket would).
+#           The UEID must come from modprobe.d and the PNET table from
+#           the udev rule, and with them a connection between the two
+#           VMs is SMC-R (v2 needs the UEID on both sides): smcctl check
+#           says so.
+#   SMCR_PERSIST_BREAK=norule: boot 1 leaves the udev rule out (a planted
+#   break: boot 2 must fail).
+
+set -uo pipefail
+. "$REPO/tests/vm/lib/guest.sh"
+
+[ "$VM_COUNT" -eq 2 ] || fail "needs two VMs"
+[ -n "${SMCR_BOOT:-}" ] || fail "run by tests/vm/reboot (no SMCR_BOOT)"
+[ "$SMC_IMPL" = none ] || fail "run with --impl none: the scenario loads smc"
+[ -r "$SMC_KO" ] || fail "no module of ours at '$SMC_KO'"
+
+kdir=/lib/modules/$(uname -r)/kernel/net/smc
+conf=/etc/smc-r/smc-r.conf
+smcctl=/usr/local/sbin/smcctl
+disk_mount /etc /usr/local "$kdir" || fail "cannot set up the disk"
+
+if [ "$SMCR_BOOT" -eq 1 ]; then
+	f=$(find "$kdir" -maxdepth 1 -name 'smc.ko*' | head -n 1)
+	[ -n "$f" ] || fail "no smc.ko of the distribution in $kdir"
+	case "$f" in
+	*.xz) xz --check=crc32 -c "$SMC_KO" >"$f" ;;
+	*.zst) zstd -q -c "$SMC_KO" >"$f" ;;
+	*) cp "$SMC_KO" "$f" ;;
+	esac || fail "cannot put ours at $f"
+	log "ours at $f"
+	# the guest's /dev lacks what udev makes on a host (make install
+	# pipes through /dev/stdin)
+	[ -e /dev/stdin ] || ln -s /proc/self/fd/0 /dev/stdin
+	make -s -C "$REPO/tools/smcctl" install PREFIX=/usr/local ||
+		fail "make install of smcctl failed"
+	[ "${SMCR_PERSIST_BREAK:-}" != norule ] ||
+		rm -f /etc/udev/rules.d/90-smc-r.rules
+	echo "options smc ueid=$SMC_UEID" >/etc/modprobe.d/smc-r.conf
+	mkdir -p /etc/smc-r
+	cat >"$conf" <<-EOT
+		# the PNET table of vm$VM_INDEX (smcctl(8), apply)
+		pnet NET1 --eth eth0
+		pnet NET1 --ib rxe0 --port 1
+	EOT
+	"$smcctl" apply -n "$conf" || fail "smcctl apply -n refuses $conf"
+	[ ! -d /sys/module/smc ] || fail "smc is loaded in the first boot"
+	disk_save || fail "cannot save the disk"
+	log "boot 1: installed and configured; disk saved"
+	exit 0
+fi
+
+# ---- boot 2 ----
+[ -x "$smcctl" ] || fail "the installed smcctl did not survive the reboot"
+[ ! -d /sys/module/smc ] || fail "smc is loaded before the boot loads it"
+/lib/systemd/systemd-udevd --daemon || fail "cannot start udevd"
+modprobe smc || fail "modprobe smc failed"
+udevadm settle -t 60 || log "udevadm settle timed out"
+want=$(modinfo -F srcversion "$SMC_KO")
+have=$(cat /sys/module/smc/srcversion 2>/dev/null)
+[ "$have" = "$want" ] || fail "modprobe smc loaded srcversion '$have', not ours ($want)"
+log "modprobe smc loaded ours (srcversion $have)"
+
+ueids=$("$smcctl" ueid show) || fail "smcctl ueid show failed"
+log "UEIDs: $(paste -sd' ' <<<"$ueids")"
+grep -qx "$SMC_UEID" <<<"$ueids" || fail "the UEID of modprobe.d is not set"
+pnet=$("$smcctl" --json pnet show) || fail "smcctl pnet show failed"
+log "PNET table: $pnet"
+python3 - "$pnet" <<'PY' || fail "the PNET table of $conf did not come back"
+import json, sys
+rows = json.loads(sys.argv[1])["pnet"]
+got = sorted((r["pnetid"], r["netdev"] or "", r["ibdev"] or "") for r in rows)
+want = [("NET1", "", "rxe0"), ("NET1", "eth0", "")]
+sys.exit(0 if got == want else 1)
+PY
+
+if [ "$VM_INDEX" -eq 0 ]; then
+	run_bg check-server "$smcctl" check --server -t 120 5440
+	wait_file_line "$RESULTS/check-server.log" 'listening on port' 30 ||
+		fail "smcctl check --server does not listen"
+	barrier listening
+	wait_bg "$BG_PID" 150
+	rc=$?
+	cat "$RESULTS/check-server.log"
+	[ "$rc" -eq 0 ] || fail "the connection the server took is not SMC-R (exit $rc)"
+else
+	barrier listening
+	"$smcctl" check -t 60 "$VM_IP_0:5440" >"$RESULTS/check-client.log" 2>&1
+	rc=$?
+	cat "$RESULTS/check-client.log"
+	[ "$rc" -eq 0 ] || fail "the connection is not SMC-R (exit $rc)"
+fi
+barrier checked
+log "boot 2: UEID, PNET table and tools back; SMC-R between the VMs"
