@@ -169,7 +169,7 @@ dkms-uninstall:
 # The tools and their manual pages; the module goes through DKMS.
 prefix ?= /usr/local
 TOOLS := smcctl smc_run smc_bpf smc_tcpopt
-MANPAGES := smc.7 smcctl.8 smc_run.8
+MANPAGES := smc.7 smcctl.8 smc_run.8 smc_bpf.8
 MANDIR = $(DESTDIR)$(prefix)/share/man
 BASHCOMP = $(DESTDIR)$(prefix)/share/bash-completion/completions
 

@@ -127,10 +127,13 @@ smc_preload_path() {
 # host's build unless it is missing or older than its sources, else one
 # built here into $RESULTS.  Returns 1 when neither is possible.
 smc_bpf_path() {
-	local dir=$REPO/tools/smc_bpf
+	local dir=$REPO/tools/smc_bpf src stale=
 
-	if [ -x "$dir/smc_bpf" ] && ! [ "$dir/smc_bpf" -ot "$dir/smc_bpf.c" ] &&
-	   ! [ "$dir/smc_bpf" -ot "$dir/smc_policy.bpf.c" ]; then
+	[ -x "$dir/smc_bpf" ] || stale=1
+	for src in "$dir"/*.[ch] "$REPO"/tools/smcctl/json.[ch]; do
+		[ "$dir/smc_bpf" -ot "$src" ] && stale=1
+	done
+	if [ -z "$stale" ]; then
 		echo "$dir/smc_bpf"
 		return 0
 	fi
