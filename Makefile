@@ -25,8 +25,15 @@
 #   make dkms-install    install through DKMS for every kernel, replacing the
 #                        in-tree smc.ko (make dkms-uninstall takes it out)
 #   make install         the tools, manual pages and bash completion
-#                        (DESTDIR=, prefix=, by default /usr/local; make
+#                        (DESTDIR=, prefix=, by default /usr/local; libdir=,
+#                        smc_run's library, by default PREFIX/lib; make
 #                        uninstall removes them)
+#   make tools           build the tools only (make tools-clean)
+#   make deb             the Debian packages smc-r-dkms and smc-r-tools in
+#                        build/deb/ (debian/make-deb; installs its build
+#                        dependencies with apt-get when missing)
+#   make dkms-version    print dkms.conf's PACKAGE_VERSION (make dkms-name:
+#                        its PACKAGE_NAME), for scripts
 
 KVER ?= $(lastword $(shell printf '%s\n' $(notdir $(wildcard /lib/modules/6.12.*-amd64)) | \
 	  grep -Ev -- '-(rt|cloud)-amd64$$' | sort -V))
@@ -137,11 +144,19 @@ DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
 DKMS_SRC := /usr/src/$(DKMS_NAME)-$(DKMS_VERSION)
 DKMS_FILES := dkms.conf Makefile $(SMC_SOURCES)
 
+# DESTDIR=: into a staging tree (debian/rules: the smc-r-dkms package),
+# where dkms itself is not needed.
 dkms-src:
-	@command -v dkms >/dev/null || { echo "dkms is not installed (apt-get install dkms)" >&2; exit 1; }
-	rm -rf $(DKMS_SRC)
-	mkdir -p $(DKMS_SRC)
-	cp -r --parents $(filter-out %.mod.c,$(DKMS_FILES)) $(DKMS_SRC)/
+	@[ -n "$(DESTDIR)" ] || command -v dkms >/dev/null || { echo "dkms is not installed (apt-get install dkms)" >&2; exit 1; }
+	rm -rf $(DESTDIR)$(DKMS_SRC)
+	mkdir -p $(DESTDIR)$(DKMS_SRC)
+	cp -r --parents $(filter-out %.mod.c,$(DKMS_FILES)) $(DESTDIR)$(DKMS_SRC)/
+
+dkms-name:
+	@echo '$(DKMS_NAME)'
+
+dkms-version:
+	@echo '$(DKMS_VERSION)'
 
 # Every kernel with headers installed: dkms skips one outside dkms.conf's
 # BUILD_EXCLUSIVE_KERNEL with exit 77; kernels installed later get it from
@@ -168,14 +183,26 @@ dkms-uninstall:
 
 # The tools and their manual pages; the module goes through DKMS.
 prefix ?= /usr/local
+libdir ?= $(prefix)/lib
 TOOLS := smcctl smc_run smc_bpf smc_tcpopt
 MANPAGES := smc.7 smcctl.8 smc_run.8 smc_bpf.8
 MANDIR = $(DESTDIR)$(prefix)/share/man
 BASHCOMP = $(DESTDIR)$(prefix)/share/bash-completion/completions
 
+tools:
+	for t in $(TOOLS); do \
+		$(MAKE) -C tools/$$t || exit; \
+	done
+
+tools-clean:
+	for t in $(TOOLS); do \
+		$(MAKE) -C tools/$$t clean || exit; \
+	done
+
 install:
 	for t in $(TOOLS); do \
-		$(MAKE) -C tools/$$t install DESTDIR="$(DESTDIR)" PREFIX="$(prefix)" || exit; \
+		$(MAKE) -C tools/$$t install DESTDIR="$(DESTDIR)" PREFIX="$(prefix)" \
+			LIBDIR="$(libdir)" || exit; \
 	done
 	for m in $(MANPAGES); do \
 		install -D -m 0644 Documentation/man/$$m "$(MANDIR)/man$${m##*.}/$$m" || exit; \
@@ -186,10 +213,16 @@ install:
 
 uninstall:
 	for t in $(TOOLS); do \
-		$(MAKE) -C tools/$$t uninstall DESTDIR="$(DESTDIR)" PREFIX="$(prefix)" || exit; \
+		$(MAKE) -C tools/$$t uninstall DESTDIR="$(DESTDIR)" PREFIX="$(prefix)" \
+			LIBDIR="$(libdir)" || exit; \
 	done
 	rm -f $(foreach m,$(MANPAGES),"$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(m)") \
 		$(addprefix "$(BASHCOMP)/",$(TOOLS))
+
+# Debian packages (debian/): smc-r-dkms and smc-r-tools, built in a copy
+# of this tree, left in build/deb/
+deb:
+	debian/make-deb
 
 check:
 	tests/run check
@@ -210,5 +243,5 @@ bench:
 	tests/bench/run full
 
 .PHONY: all modules smc-btf clean check check-all check-all-resume demo kunit bench hooks dkms-src dkms-install dkms-uninstall \
-	install uninstall \
+	dkms-name dkms-version install uninstall tools tools-clean deb \
 	debug-module check-debug $(KLINE_TARGETS) $(addsuffix -hooks,$(KLINE_TARGETS))
