@@ -16,6 +16,13 @@ _smc_r_ibdevs() {
 	for d in /sys/class/infiniband/*; do [ -e "$d" ] && printf '%s\n' "${d##*/}"; done
 }
 
+# systemd's service units, for smc_bpf --unit (none without systemctl)
+_smc_r_services() {
+	command -v systemctl >/dev/null || return 0
+	systemctl list-unit-files --type=service --no-legend 2>/dev/null |
+		awk '$1 !~ /@/ {print $1}'
+}
+
 _smcctl() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
 	local cmd="" i words
@@ -37,7 +44,7 @@ _smcctl() {
 	esac
 	case $cmd in
 	"") words="info stats fallback connections devices linkgroups links
-		reasons check debug-bundle ueid pnet -j --json -h --help -V --version" ;;
+		reasons check debug-bundle ueid pnet apply -j --json -h --help -V --version" ;;
 	stats) words="show reset -d -a" ;;
 	fallback) words="-a" ;;
 	connections) words="-l --netdev --ibdev --lgr" ;;
@@ -49,6 +56,9 @@ _smcctl() {
 		return ;;
 	ueid) words="add del flush show" ;;
 	pnet) words="add del flush show --eth --ib --port" ;;
+	apply)
+		mapfile -t COMPREPLY < <(compgen -W "-n" -- "$cur"; compgen -f -- "$cur")
+		return ;;
 	*) return ;;
 	esac
 	mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
@@ -86,19 +96,24 @@ _smc_bpf() {
 
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		attach | detach | status) cmd=${COMP_WORDS[i]}; break ;;
+		attach | detach | refresh | status) cmd=${COMP_WORDS[i]}; break ;;
 		esac
 	done
 	case $prev in
 	--cgroup)
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 		return ;;
-	--ports) return ;;
+	--unit)
+		mapfile -t COMPREPLY < <(compgen -W "$(_smc_r_services)" -- "$cur")
+		return ;;
+	--ports | --addr) return ;;
 	esac
 	case $cmd in
-	"") words="-v attach detach status" ;;
-	attach) words="--cgroup --ports --force" ;;
-	detach) words="--cgroup" ;;
+	"") words="-v attach detach refresh status" ;;
+	attach) words="--cgroup --unit --runtime --ports --addr --force" ;;
+	refresh) words="--ports --addr --force $(_smc_r_services)" ;;
+	detach) words="--cgroup --unit" ;;
+	status) words="--json" ;;
 	*) return ;;
 	esac
 	mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
