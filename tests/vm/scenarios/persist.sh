@@ -9,15 +9,20 @@
 #           tools installed (make install: smcctl and its udev rule), then
 #           the administrator's two files: "options smc ueid=..." in
 #           modprobe.d and /etc/smc-r/smc-r.conf with PNET entries;
-#           nothing is applied by hand.  The disk is saved.
+#           nothing is applied by hand.  VM 1 also puts the eBPF policy
+#           on a systemd service (smc_bpf attach --unit: its drop-in in
+#           /etc/systemd/system).  The disk is saved.
 #   boot 2: the same disk; udevd runs and the module is loaded by name
 #           (modprobe smc, as systemd or the first AF_SMC socket would).
 #           The UEID must come from modprobe.d and the PNET table from
 #           the udev rule, and with them a connection between the two
 #           VMs is SMC-R (v2 needs the UEID on both sides): smcctl check
-#           says so.
-#   SMCR_PERSIST_BREAK=norule: boot 1 leaves the udev rule out (a planted
-#   break: boot 2 must fail).
+#           says so.  On VM 1 the policy's pins are gone with the reboot;
+#           the service's start (its cgroup made, the drop-in's
+#           ExecStartPre run in it, as systemd does) brings the policy
+#           back, and a plain TCP client of the service gets SMC-R.
+#   SMCR_PERSIST_BREAK=norule: boot 1 leaves the udev rule out, =nodropin
+#   the service's drop-in (planted breaks: boot 2 must fail).
 
 set -uo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
@@ -30,7 +35,14 @@ set -uo pipefail
 kdir=/lib/modules/$(uname -r)/kernel/net/smc
 conf=/etc/smc-r/smc-r.conf
 smcctl=/usr/local/sbin/smcctl
+smc_bpf=/usr/local/sbin/smc_bpf
+unit=smc-demo.service
+dropin=/etc/systemd/system/$unit.d/smc-r.conf
+ucg=/sys/fs/cgroup/system.slice/$unit
 disk_mount /etc /usr/local "$kdir" || fail "cannot set up the disk"
+# cgroup v2, as systemd mounts it at boot
+mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup ||
+	fail "cannot mount cgroup2"
 
 if [ "$SMCR_BOOT" -eq 1 ]; then
 	f=$(find "$kdir" -maxdepth 1 -name 'smc.ko*' | head -n 1)
@@ -48,6 +60,13 @@ if [ "$SMCR_BOOT" -eq 1 ]; then
 		fail "make install of smcctl failed"
 	[ "${SMCR_PERSIST_BREAK:-}" != norule ] ||
 		rm -f /etc/udev/rules.d/90-smc-r.rules
+	if [ "$VM_INDEX" -eq 1 ]; then
+		make -s -C "$REPO/tools/smc_bpf" install PREFIX=/usr/local ||
+			fail "make install of smc_bpf failed"
+		mkdir -p /sys/fs/cgroup/system.slice
+		"$smc_bpf" attach --unit "$unit" || fail "smc_bpf attach --unit failed"
+		[ "${SMCR_PERSIST_BREAK:-}" != nodropin ] || rm -f "$dropin"
+	fi
 	echo "options smc ueid=$SMC_UEID" >/etc/modprobe.d/smc-r.conf
 	mkdir -p /etc/smc-r
 	cat >"$conf" <<-EOT
@@ -56,7 +75,6 @@ if [ "$SMCR_BOOT" -eq 1 ]; then
 		pnet NET1 --ib rxe0 --port 1
 	EOT
 	"$smcctl" apply -n "$conf" || fail "smcctl apply -n refuses $conf"
-	[ ! -d /sys/module/smc ] || fail "smc is loaded in the first boot"
 	disk_save || fail "cannot save the disk"
 	log "boot 1: installed and configured; disk saved"
 	exit 0
@@ -86,21 +104,54 @@ want = [("NET1", "", "rxe0"), ("NET1", "eth0", "")]
 sys.exit(0 if got == want else 1)
 PY
 
-if [ "$VM_INDEX" -eq 0 ]; then
-	run_bg check-server "$smcctl" check --server -t 120 5440
-	wait_file_line "$RESULTS/check-server.log" 'listening on port' 30 ||
+# check_server PORT TAG: one connection accepted over AF_SMC must be SMC-R
+check_server() {
+	local rc
+
+	run_bg "check-$2" "$smcctl" check --server -t 120 "$1"
+	wait_file_line "$RESULTS/check-$2.log" 'listening on port' 30 ||
 		fail "smcctl check --server does not listen"
-	barrier listening
+	barrier "listening-$2"
 	wait_bg "$BG_PID" 150
 	rc=$?
-	cat "$RESULTS/check-server.log"
-	[ "$rc" -eq 0 ] || fail "the connection the server took is not SMC-R (exit $rc)"
+	cat "$RESULTS/check-$2.log"
+	[ "$rc" -eq 0 ] || fail "$2: the connection the server took is not SMC-R (exit $rc)"
+}
+
+if [ "$VM_INDEX" -eq 0 ]; then
+	check_server 5440 smcctl
+	check_server 5441 unit
 else
-	barrier listening
+	barrier listening-smcctl
 	"$smcctl" check -t 60 "$VM_IP_0:5440" >"$RESULTS/check-client.log" 2>&1
 	rc=$?
 	cat "$RESULTS/check-client.log"
 	[ "$rc" -eq 0 ] || fail "the connection is not SMC-R (exit $rc)"
+
+	# the service's start after the reboot, as systemd makes it
+	[ -f "$dropin" ] || fail "the drop-in $dropin did not survive the reboot"
+	rc=0
+	"$smc_bpf" status >"$RESULTS/bpf-status-before.log" 2>&1 || rc=$?
+	[ "$rc" -eq 1 ] || fail "smc_bpf status before the service started: exit $rc, want 1 (not attached)"
+	mkdir -p "$ucg" || fail "cannot make the service's cgroup"
+	line=$(grep '^ExecStartPre=' "$dropin") || fail "no ExecStartPre in $dropin"
+	eval "set -- ${line#ExecStartPre=-+}"
+	log "the service starts: $* (in $ucg)"
+	"${INCG[@]}" "$ucg" "$@" || fail "the drop-in's ExecStartPre failed"
+	"$smc_bpf" status >"$RESULTS/bpf-status-after.log" 2>&1 ||
+		fail "smc_bpf status after the service started: exit $? ($(cat "$RESULTS/bpf-status-after.log"))"
+	cat "$RESULTS/bpf-status-after.log"
+	# the service: a plain TCP client, made SMC by the policy
+	barrier listening-unit
+	"${INCG[@]}" "$ucg" python3 -c '
+import socket, sys
+s = socket.create_connection((sys.argv[1], 5441), timeout=30)
+print("SO_PROTOCOL", s.getsockopt(socket.SOL_SOCKET, socket.SO_PROTOCOL))
+s.close()' "$VM_IP_0" >"$RESULTS/unit-client.log" 2>&1 ||
+		fail "the service's TCP client failed: $(cat "$RESULTS/unit-client.log")"
+	cat "$RESULTS/unit-client.log"
+	grep -qx 'SO_PROTOCOL 256' "$RESULTS/unit-client.log" ||
+		fail "the service's TCP socket is not IPPROTO_SMC (256)"
 fi
 barrier checked
-log "boot 2: UEID, PNET table and tools back; SMC-R between the VMs"
+log "boot 2: UEID, PNET table, tools and the service's policy back; SMC-R between the VMs"
