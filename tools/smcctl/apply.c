@@ -297,8 +297,6 @@ int cmd_apply(int argc, char **argv)
 	fd = nl_open(NETLINK_GENERIC);
 	if (af.has_ueid)
 		smc_fam = smc_family(fd);
-	close(fd);
-	fd = nl_open(NETLINK_GENERIC);
 	if (af.has_pnet)
 		pnet_fam = pnet_family(fd);
 	close(fd);

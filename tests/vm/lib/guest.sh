@@ -174,13 +174,19 @@ tcp_has_smc_option() {
 # scenario that retries rmmod until the last socket is gone calls this
 # each time; detach is a no-op once done.
 smc_rmmod() {
+	tcpopt_detach >/dev/null || return 1
+	rmmod smc
+}
+
+# tcpopt_detach: detach smc_tcpopt if it is attached, printing its path
+# then (nothing when it was not attached); returns 1 on failure.
+tcpopt_detach() {
 	local tcpopt
 
-	if [ -e /sys/fs/bpf/smc_tcpopt ]; then
-		tcpopt=$(smc_tcpopt_path) || return 1
-		"$tcpopt" detach >/dev/null || return 1
-	fi
-	rmmod smc
+	[ -e /sys/fs/bpf/smc_tcpopt ] || return 0
+	tcpopt=$(smc_tcpopt_path) || return 1
+	"$tcpopt" detach >/dev/null || return 1
+	echo "$tcpopt"
 }
 
 # smc_rmmod_refused: try to unload smc while its sockets live, expecting a
@@ -188,12 +194,9 @@ smc_rmmod() {
 # detached first and attached again after.  Prints rmmod's message;
 # returns 0 when rmmod was refused, 1 when the module went away.
 smc_rmmod_refused() {
-	local tcpopt= rc=0 err
+	local tcpopt rc=0 err
 
-	if [ -e /sys/fs/bpf/smc_tcpopt ]; then
-		tcpopt=$(smc_tcpopt_path) || return 2
-		"$tcpopt" detach >/dev/null || return 2
-	fi
+	tcpopt=$(tcpopt_detach) || return 2
 	err=$(rmmod smc 2>&1) || rc=$?
 	echo "$err"
 	[ -z "$tcpopt" ] || ! lsmod | grep -q '^smc ' ||
@@ -203,6 +206,40 @@ smc_rmmod_refused() {
 
 # "${INCG[@]}" DIR CMD...: run CMD as a member of cgroup DIR (same process)
 INCG=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"')
+
+# sock_kinds [DIR]: "SO_DOMAIN/SO_PROTOCOL" of a new AF_INET and AF_INET6
+# TCP socket of python3 (in cgroup DIR if given): "2/6 10/6" for TCP,
+# "2/256 10/256" where the eBPF policy makes them IPPROTO_SMC.
+sock_kinds() {
+	local in_cg=()
+
+	[ -z "${1:-}" ] || in_cg=("${INCG[@]}" "$1")
+	"${in_cg[@]}" python3 -c '
+import socket
+out = []
+for fam in (socket.AF_INET, socket.AF_INET6):
+    s = socket.socket(fam, socket.SOCK_STREAM)
+    out.append("%d/%d" % (s.getsockopt(socket.SOL_SOCKET, socket.SO_DOMAIN),
+                          s.getsockopt(socket.SOL_SOCKET, socket.SO_PROTOCOL)))
+    s.close()
+print(" ".join(out))'
+}
+
+# unit_start_pre FILE DIR: the ExecStartPre command of systemd drop-in
+# FILE, run in cgroup DIR as systemd runs it at the unit's start (its
+# "-+" prefixes are systemd's; the words are quoted as a shell reads
+# them).  Returns the command's exit code, 2 when FILE has no such line.
+unit_start_pre() {
+	local file=$1 dir=$2 line
+
+	line=$(grep '^ExecStartPre=' "$file") || {
+		log "no ExecStartPre line in $file"
+		return 2
+	}
+	eval "set -- ${line#ExecStartPre=-+}"
+	log "ExecStartPre of $file in $dir: $*"
+	"${INCG[@]}" "$dir" "$@"
+}
 
 # sock_view PID [name]: one line per connection in $RESULTS/connections.json
 # (smcctl --json connections) whose inode is a socket of PID:

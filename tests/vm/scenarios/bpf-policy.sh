@@ -35,19 +35,6 @@ PY=/usr/bin/python3
 # "${INCG[@]}" DIR CMD... (guest.sh) runs CMD in cgroup DIR in the same
 # process, so that run_bg's BG_PID is CMD's
 
-# sockinfo: "SO_DOMAIN/SO_PROTOCOL" of a new AF_INET and AF_INET6 TCP socket
-sockinfo() {
-	$PY -c '
-import socket
-out = []
-for fam in (socket.AF_INET, socket.AF_INET6):
-    s = socket.socket(fam, socket.SOCK_STREAM)
-    out.append("%d/%d" % (s.getsockopt(socket.SOL_SOCKET, socket.SO_DOMAIN),
-                          s.getsockopt(socket.SOL_SOCKET, socket.SO_PROTOCOL)))
-    s.close()
-print(" ".join(out))'
-}
-
 # socket_inodes PID: the socket inodes of a process
 socket_inodes() {
 	local f l out=""
@@ -75,8 +62,8 @@ grep -q "^cgroup $cg id=[0-9]* converted=0$" "$RESULTS/status1.log" ||
 grep -q "smc-policy-2" "$RESULTS/status1.log" && fail "the second cgroup was not removed"
 bpftool prog show name smc_policy >>"$RESULTS/bpftool.log" 2>&1 || true
 
-inside=$("${INCG[@]}" "$cg" bash -c "$(declare -f sockinfo); PY=$PY; sockinfo")
-outside=$(sockinfo)
+inside=$(sock_kinds "$cg")
+outside=$(sock_kinds)
 log "python3 TCP sockets (SO_DOMAIN/SO_PROTOCOL): inside $inside, outside $outside"
 [ "$inside" = "2/256 10/256" ] || fail "in the cgroup: $inside, want 2/256 10/256"
 [ "$outside" = "2/6 10/6" ] || fail "outside the cgroup: $outside, want 2/6 10/6"
@@ -206,7 +193,7 @@ grep -q "^cgroup $cg id=[0-9]* converted=$want_converted$" "$RESULTS/status2.log
 [ -e /sys/fs/bpf/smc_bpf ] && smcr_problem "/sys/fs/bpf/smc_bpf still there after detach"
 left=$(bpf_prog_gone smc_policy) ||
 	smcr_problem "program still loaded after detach: $left"
-inside=$("${INCG[@]}" "$cg" bash -c "$(declare -f sockinfo); PY=$PY; sockinfo")
+inside=$(sock_kinds "$cg")
 log "after detach, python3 in the cgroup: $inside"
 [ "$inside" = "2/6 10/6" ] || smcr_problem "after detach, in the cgroup: $inside, want 2/6 10/6"
 barrier detached

@@ -74,23 +74,11 @@ fi
 addrs_norm=$addrs
 [ "$VM_INDEX" -eq 0 ] || addrs_norm="$VM_IP_0/32,fd00::/8"
 
-# sockinfo: "SO_DOMAIN/SO_PROTOCOL" of a new AF_INET and AF_INET6 TCP socket
-cat >/tmp/sockinfo.py <<'EOF'
-import socket
-out = []
-for fam in (socket.AF_INET, socket.AF_INET6):
-    s = socket.socket(fam, socket.SOCK_STREAM)
-    out.append("%d/%d" % (s.getsockopt(socket.SOL_SOCKET, socket.SO_DOMAIN),
-                          s.getsockopt(socket.SOL_SOCKET, socket.SO_PROTOCOL)))
-    s.close()
-print(" ".join(out))
-EOF
-
 # in_unit DIR WANT WHAT: python3's sockets in cgroup DIR are WANT
 in_unit() {
 	local got
 
-	got=$("${INCG[@]}" "$1" "$PY" /tmp/sockinfo.py) || got="python3 failed"
+	got=$(sock_kinds "$1") || got="python3 failed"
 	log "python3 in $1 ($3): $got"
 	[ "$got" = "$2" ] || smcr_problem "$3: python3's TCP sockets in $1 are $got, want $2"
 }
@@ -107,20 +95,12 @@ cg_stop() {
 }
 
 # run_dropin FILE DIR: FILE's ExecStartPre command, run in cgroup DIR as
-# systemd runs it (the "-+" prefixes are systemd's; the words are quoted
-# as a shell reads them too)
+# systemd runs it (guest.sh); it must succeed
 run_dropin() {
-	local file=$1 dir=$2 line cmd rc=0
+	local rc=0
 
-	line=$(grep '^ExecStartPre=' "$file") || {
-		smcr_problem "no ExecStartPre line in $file"
-		return 0
-	}
-	cmd=${line#ExecStartPre=-+}
-	eval "set -- $cmd"
-	log "ExecStartPre of $file in $dir: $*"
-	"${INCG[@]}" "$dir" "$@" || rc=$?
-	[ "$rc" -eq 0 ] || smcr_problem "the drop-in's command ($*) exited $rc"
+	unit_start_pre "$1" "$2" || rc=$?
+	[ "$rc" -eq 0 ] || smcr_problem "the ExecStartPre of $1 failed (exit $rc)"
 }
 
 # status_is TAG RC PATTERN...: smc_bpf status exits RC and has a line

@@ -134,10 +134,7 @@ else
 	"$smc_bpf" status >"$RESULTS/bpf-status-before.log" 2>&1 || rc=$?
 	[ "$rc" -eq 1 ] || fail "smc_bpf status before the service started: exit $rc, want 1 (not attached)"
 	mkdir -p "$ucg" || fail "cannot make the service's cgroup"
-	line=$(grep '^ExecStartPre=' "$dropin") || fail "no ExecStartPre in $dropin"
-	eval "set -- ${line#ExecStartPre=-+}"
-	log "the service starts: $* (in $ucg)"
-	"${INCG[@]}" "$ucg" "$@" || fail "the drop-in's ExecStartPre failed"
+	unit_start_pre "$dropin" "$ucg" || fail "the drop-in's ExecStartPre failed"
 	"$smc_bpf" status >"$RESULTS/bpf-status-after.log" 2>&1 ||
 		fail "smc_bpf status after the service started: exit $? ($(cat "$RESULTS/bpf-status-after.log"))"
 	cat "$RESULTS/bpf-status-after.log"
