@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build the SMC-R module out of tree against Debian's Linux 6.12 headers.
-#   make                 build net/smc/smc.ko (KDIR= or KVER= override)
+#   make                 build net/smc/smc.ko against the 6.12 headers that
+#                        tests/setup.sh unpacked (KDIR= or KVER= override)
 #   make W=1 C=1         extra warnings, sparse
 #   make check           the whole test suite (tests/run check)
 #   make check-all       that and everything too long for CI (about 5.5 h);
@@ -35,22 +36,32 @@
 #   make dkms-version    print dkms.conf's PACKAGE_VERSION (make dkms-name:
 #                        its PACKAGE_NAME), for scripts
 
-KVER ?= $(lastword $(shell printf '%s\n' $(notdir $(wildcard /lib/modules/6.12.*-amd64)) | \
-	  grep -Ev -- '-(rt|cloud)-amd64$$' | sort -V))
-KDIR ?= /lib/modules/$(KVER)/build
+# Debian's 6.12 as tests/setup.sh leaves it: image, headers and kbuild
+# unpacked into the kernel cache (tests/kernels/fetch 6.12), no kernel
+# installed; the VMs boot that image.  Without it, the newest 6.12 headers
+# installed in /lib/modules.  KVER= picks another installed kernel.
+SMC_KERNELS_CACHE ?= /var/tmp/smc-kernels
+K612_ENV := $(SMC_KERNELS_CACHE)/6.12/env
+K612_KREL := $(shell sed -n 's/^KREL=//p' $(K612_ENV) 2>/dev/null)
+K612_KDIR := $(shell sed -n 's/^KDIR=//p' $(K612_ENV) 2>/dev/null)
+KVER ?= $(or $(K612_KREL),$(lastword $(shell printf '%s\n' $(notdir $(wildcard /lib/modules/6.12.*-amd64)) | \
+	  grep -Ev -- '-(rt|cloud)-amd64$$' | sort -V)))
+KDIR ?= $(if $(and $(K612_KREL),$(filter $(K612_KREL),$(KVER))),$(K612_KDIR),/lib/modules/$(KVER)/build)
 
 # Module BTF, which the eBPF port rules of tools/smc_bpf need (the hook is
 # named by BTF).  kbuild makes it with pahole, split against the vmlinux
 # (BTF only) that Debian's headers ship.  Without pahole, kbuild would fail:
 # the BTF step is skipped instead.  Headers without that vmlinux: kbuild
 # skips BTF and smc-btf adds it, split against a vmlinux extracted from
-# /boot (cached in build/).
+# the image, the cache's or /boot/vmlinuz-KVER (cached in build/).
 PAHOLE ?= pahole
 OBJCOPY ?= objcopy
 RESOLVE_BTFIDS ?= $(KDIR)/tools/bpf/resolve_btfids/resolve_btfids
 EXTRACT_VMLINUX ?= $(firstword $(wildcard $(KDIR)/scripts/extract-vmlinux \
 	/usr/src/linux-source-6.12/scripts/extract-vmlinux \
 	/var/tmp/smc-src/linux-source-6.12/scripts/extract-vmlinux))
+VMLINUZ ?= $(firstword $(wildcard $(if $(filter $(K612_KREL),$(KVER)),$(SMC_KERNELS_CACHE)/6.12/vm/vmlinuz) \
+	/boot/vmlinuz-$(KVER)))
 BTF_VMLINUX := build/vmlinux-$(KVER)
 SMC_KO := net/smc/smc.ko
 # What a copy of the module's sources holds (make hooks, debug-module,
@@ -79,12 +90,12 @@ smc-btf:
 		exit 0; \
 	fi; \
 	if [ ! -s $(BTF_VMLINUX) ]; then \
-		if [ -z "$(EXTRACT_VMLINUX)" ] || [ ! -f /boot/vmlinuz-$(KVER) ]; then \
+		if [ -z "$(EXTRACT_VMLINUX)" ] || [ -z "$(VMLINUZ)" ]; then \
 			echo "warning: no vmlinux for BTF: $(SMC_KO) has no BTF, smc_bpf port rules unavailable" >&2; \
 			exit 0; \
 		fi; \
 		mkdir -p build && \
-		bash $(EXTRACT_VMLINUX) /boot/vmlinuz-$(KVER) >$(BTF_VMLINUX).tmp && \
+		bash $(EXTRACT_VMLINUX) $(VMLINUZ) >$(BTF_VMLINUX).tmp && \
 		mv -f $(BTF_VMLINUX).tmp $(BTF_VMLINUX) || exit 1; \
 	fi; \
 	echo "  BTF [M] $(SMC_KO) (base $(BTF_VMLINUX))"; \

@@ -1,18 +1,46 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install everything the build, the VM harness and the tests need on a
-# Debian 12 machine: the bookworm-backports suite, the newest Linux 6.12
-# image, headers and source, QEMU and the user-space tools used inside the
-# guests.  Idempotent: with everything present it returns in seconds.
-# Then Debian's kernels of the other lines the module is built and booted
-# for, unpacked into /var/tmp/smc-kernels, never installed
-# (tests/kernels/fetch: 6.1, 7.3); SMC_SETUP_KERNELS="" leaves them out.
+# Install what the build, the VM harness and the tests need on Debian 12
+# (bookworm) or Debian 13 (trixie), leaving the machine's own kernel and
+# boot alone:
+#   - packages, with apt-get: build tools, QEMU, busybox, rdma-core, the
+#     programs the scenarios run, and linux-source-6.12 (a source tarball
+#     in /usr/src, for the KUnit and debug kernels); on Debian 12 the
+#     bookworm-backports suite is added first (Linux 6.12 is Debian 13's
+#     own kernel; Debian 12 has it in bookworm-security and -backports);
+#   - Debian's kernels, unpacked into /var/tmp/smc-kernels by
+#     tests/kernels/fetch, never installed: 6.12 (image, headers, kbuild:
+#     `make` builds against those headers, tests/vm/vmtest boots that
+#     image), then the other lines the module is built and booted for, 6.1
+#     and 7.3 (SMC_SETUP_KERNELS="" leaves those two out).
+# No linux-image or linux-headers package is installed: /boot, the boot
+# loader and /lib/modules stay as they are (a 6.12 image that an earlier
+# version of this script installed stays too, unused).  Daemons that come
+# with the packages are disabled again (DAEMONS).  Nothing is written into
+# the checkout.  Idempotent: with everything present it returns in a
+# fraction of a second.
+#
+#   tests/setup.sh [--dry-run]
+#
+# --dry-run says what would be done (the release, the suites, the missing
+# packages and apt-get's simulation of their installation, the kernels to
+# fetch) and changes nothing; it needs no root.  SMC_OS_RELEASE=FILE reads
+# another os-release than /etc/os-release (tests/lib/debian.sh).
+# On a terminal apt-get shows its progress; in a log (tests/run) each step
+# is one line, "setup: [N/M] ...", and apt-get is quiet.
 
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=tests/lib/debian.sh
+. "$HERE/lib/debian.sh"
+FETCH=$HERE/kernels/fetch
+KERNELS_CACHE=${SMC_KERNELS_CACHE:-/var/tmp/smc-kernels}
 
+# Raise when the apt part below changes: a machine set up by another
+# recipe goes through it again (apt-get update, what is missing).
+RECIPE=2
 SETUP_STAMP=/var/lib/smc-r-project/setup.stamp
 PKGS=(
 	build-essential bc bison flex libelf-dev libssl-dev dwarves kmod
@@ -20,8 +48,9 @@ PKGS=(
 	qemu-system-x86 busybox-static cpio iproute2
 	rdma-core ibverbs-utils ibverbs-providers perftest
 	sparse
-	clang libclang-rt-14-dev libbpf-dev bpftool dkms
+	clang libclang-rt-dev libbpf-dev bpftool dkms
 	redis-server redis-tools nginx-light wrk iperf3 sockperf
+	linux-source-6.12 mmdebstrap
 )
 # Daemons among PKGS (their systemd units): the app-* scenarios start their
 # own instances inside the VMs.  One that this setup brings is disabled and
@@ -29,63 +58,70 @@ PKGS=(
 # user's and left as it is.
 DAEMONS=(redis-server nginx iperf3)
 NEW_DAEMONS=()
+APT_DPKG=(-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold)
 
-need_root() {
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "setup: must run as root (try: sudo $0)" >&2
-		exit 1
-	fi
+dry=0
+codename=""
+suite=""	# the suite this setup adds to apt's sources (Debian 12)
+
+msg() { echo "setup: $*"; }
+die() { echo "setup: error: $*" >&2; exit 1; }
+
+# release: the suites and packages of this Debian release
+release() {
+	codename=$(debian_codename)
+	case "$codename" in
+	bookworm)
+		suite=bookworm-backports ;;
+	trixie)
+		# Debian 12's compiler, which 6.1's headers name
+		PKGS+=(gcc-12) ;;
+	*)
+		die "Debian 12 (bookworm) or 13 (trixie) only; ${SMC_OS_RELEASE:-/etc/os-release} names ${codename:-no Debian release}" ;;
+	esac
 }
 
-backports_uri() {
-	# Reuse the archive URI this machine already uses for bookworm.
-	local uri=""
-	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-		uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources)
-	fi
-	if [ -z "$uri" ] && [ -f /etc/apt/sources.list ]; then
-		uri=$(awk '/^deb / && $3 ~ /^bookworm/ {print $2; exit}' /etc/apt/sources.list)
-	fi
-	echo "${uri:-http://deb.debian.org/debian}"
+# suite_file: the deb822 file that adds $suite, empty when apt knows it
+suite_file() {
+	[ -n "$suite" ] || return 0
+	grep -qs -- "$suite" /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		/etc/apt/sources.list.d/*.sources && return 0
+	echo "/etc/apt/sources.list.d/smc-$suite.sources"
 }
 
-add_backports() {
-	local f=/etc/apt/sources.list.d/smc-bookworm-backports.sources
-	if grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-		return 0
-	fi
+add_suite() {
+	local f
+
+	f=$(suite_file)
+	[ -n "$f" ] || return 0
 	cat >"$f" <<EOT
 Types: deb
-URIs: $(backports_uri)
-Suites: bookworm-backports
+URIs: $(debian_archive_uri main)
+Suites: $suite
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOT
-	rm -f "$SETUP_STAMP"
+	msg "added $suite to apt's sources ($f)"
 }
 
-newest_612() {
-	apt-cache search --names-only '^linux-image-6\.12\.[0-9.+a-z~-]*-amd64$' 2>/dev/null |
-		awk '{print $1}' | grep -Ev -- '-(rt|cloud)-amd64$|-dbg$|unsigned' |
-		sed 's/^linux-image-//' | sort -V | tail -n 1
+# missing: the PKGS dpkg does not have installed
+missing() {
+	local -A have=()
+	local p
+
+	while read -r p; do
+		have[$p]=1
+	done < <(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' "${PKGS[@]}" 2>/dev/null |
+		awk '$1 == "ii" { print $2 }')
+	for p in "${PKGS[@]}"; do
+		[ -n "${have[$p]:-}" ] || echo "$p"
+	done
 }
 
-installed_612() {
-	ls -d /lib/modules/6.12.*-amd64 2>/dev/null | sed 's#.*/##' |
-		grep -Ev -- '-(rt|cloud)-amd64$' | sort -V | tail -n 1
-}
-
-all_present() {
-	local ver
-	[ -f "$SETUP_STAMP" ] || return 1
-	ver=$(installed_612)
-	[ -n "$ver" ] || return 1
-	[ -e "/boot/vmlinuz-$ver" ] && [ -d "/usr/src/linux-headers-$ver" ] || return 1
-	ls /usr/src/linux-source-6.12.tar.* >/dev/null 2>&1 || return 1
-	# a package dpkg does not know prints nothing: count the good lines
-	[ "$(dpkg-query -W -f='${Status}\n' "${PKGS[@]}" 2>/dev/null |
-		grep -c 'install ok installed')" -eq "${#PKGS[@]}" ] || return 1
-	return 0
+# apt_done: the apt part of this recipe ran on this release
+apt_done() {
+	[ "$(cat "$SETUP_STAMP" 2>/dev/null)" = "recipe $RECIPE $codename" ] &&
+		compgen -G '/usr/src/linux-source-6.12.tar.*' >/dev/null
 }
 
 # no_daemon_start: keep package scripts from starting services during the
@@ -120,50 +156,145 @@ no_daemon_cleanup() {
 
 	[ "$OWN_POLICY_RC" -eq 0 ] || rm -f "$POLICY_RC"
 	for d in ${NEW_DAEMONS[@]+"${NEW_DAEMONS[@]}"}; do
-		echo "setup: $d came with the packages: disabled (the VMs run their own)"
+		msg "$d came with the packages: disabled (the VMs run their own)"
 		systemctl disable --now "$d" >/dev/null 2>&1 || true
 	done
 }
 
-# fetch_kernels: the other kernel lines (nothing to do once cached)
-fetch_kernels() {
-	local line
+# apt-get with its progress on a terminal, quiet in a log
+apt_get() {
+	if [ -t 1 ]; then
+		apt-get -o Dpkg::Progress-Fancy=1 "$@"
+	else
+		apt-get -qq "$@" >/dev/null
+	fi
+}
 
-	for line in ${SMC_SETUP_KERNELS-6.1 7.3}; do
-		"$HERE/kernels/fetch" "$line"
+# download_mb PKG...: how many MB apt-get would download to install them
+download_mb() {
+	apt-get install --print-uris -qq --no-install-recommends "$@" 2>/dev/null |
+		awk '{ n += $3 } END { printf "%d", n / 1e6 }'
+}
+
+# kernel_what LINE: what fetching LINE is, for the step's line
+kernel_what() {
+	case "$1" in
+	6.12) echo "Debian's Linux 6.12 (image, headers: what make builds for and the VMs boot)" ;;
+	6.1) echo "Debian's Linux 6.1 (Debian 12's own kernel)" ;;
+	7.3) echo "Debian's Linux 7.3 (trixie-backports, headers in a trixie chroot: several minutes)" ;;
+	*) echo "Linux $1" ;;
+	esac
+}
+
+# krel_612: the release of the cached 6.12
+krel_612() {
+	local k v
+
+	while IFS='=' read -r k v; do
+		[ "$k" != KREL ] || echo "$v"
+	done <"$KERNELS_CACHE/6.12/env" 2>/dev/null || true
+}
+
+step=0
+steps=0
+step() {
+	step=$((step + 1))
+	msg "[$step/$steps] $*"
+}
+
+dry_run() {
+	local f line
+	local -a miss=()
+
+	msg "Debian ${codename} (${SMC_OS_RELEASE:-/etc/os-release}), dry run: nothing is changed"
+	f=$(suite_file)
+	if [ -n "$f" ]; then
+		msg "would add $suite to apt's sources, as $f:"
+		sed 's/^/    /' <<EOT
+Types: deb
+URIs: $(debian_archive_uri main)
+Suites: $suite
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOT
+	elif [ -n "$suite" ]; then
+		msg "$suite is among apt's sources already"
+	fi
+	if apt_done; then
+		msg "the apt part of recipe $RECIPE ran on this machine ($SETUP_STAMP)"
+	else
+		msg "would run apt-get update"
+	fi
+	mapfile -t miss < <(missing)
+	if [ "${#miss[@]}" -eq 0 ]; then
+		msg "every package is installed (${#PKGS[@]})"
+	else
+		msg "would install ${#miss[@]} packages: ${miss[*]}"
+		# apt's own simulation (with the index as it is now)
+		apt-get -s install --no-install-recommends "${miss[@]}" 2>&1 |
+			awk '/^Inst / { n++ } /^E: / { print "setup:   apt-get: " $0 }
+				END { printf "setup:   apt-get -s: %d packages in all\n", n }'
+	fi
+	for line in 6.12 ${SMC_SETUP_KERNELS-6.1 7.3}; do
+		"$FETCH" --dry-run "$line" 2>&1 | sed 's/^/setup:   /' || true
 	done
 }
 
 main() {
-	need_root
-	if all_present; then
-		echo "setup: everything present (kernel $(installed_612))"
-		fetch_kernels
+	local t0=$SECONDS line krel need_apt=0
+	local -a miss=() lines=()
+
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--dry-run) dry=1 ;;
+		-h|--help) sed -n '4,31s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 2 ;;
+		*) die "unknown argument $1 (usage: $0 [--dry-run])" ;;
+		esac
+		shift
+	done
+	# nothing here is written relative to the caller's directory (the
+	# checkout, often: sudo would leave root's files there)
+	cd /
+	release
+	if [ "$dry" -eq 1 ]; then
+		dry_run
 		return 0
 	fi
-	export DEBIAN_FRONTEND=noninteractive
-	add_backports
-	apt-get update -qq
-	local ver
-	ver=$(newest_612)
-	if [ -z "$ver" ]; then
-		echo "setup: no linux-image-6.12 package found in bookworm-backports" >&2
-		exit 1
+	[ "$(id -u)" -eq 0 ] || die "must run as root (try: sudo $0)"
+
+	mapfile -t miss < <(missing)
+	apt_done && [ "${#miss[@]}" -eq 0 ] || need_apt=1
+	for line in 6.12 ${SMC_SETUP_KERNELS-6.1 7.3}; do
+		"$FETCH" --check "$line" || lines+=("$line")
+	done
+	if [ "$need_apt" -eq 0 ] && [ "${#lines[@]}" -eq 0 ]; then
+		msg "everything present (Debian $codename, Linux $(krel_612) in $KERNELS_CACHE/6.12)"
+		return 0
 	fi
-	echo "setup: installing Linux $ver and tools"
-	new_daemons
-	no_daemon_start
-	apt-get install -y -qq --no-install-recommends \
-		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
-		"${PKGS[@]}" >/dev/null
-	no_daemon_cleanup
-	apt-get install -y -qq --no-install-recommends -t bookworm-backports \
-		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
-		"linux-image-$ver" "linux-headers-$ver" linux-source-6.12 >/dev/null
-	mkdir -p "$(dirname "$SETUP_STAMP")"
-	echo "$ver" >"$SETUP_STAMP"
-	echo "setup: done (kernel $ver)"
-	fetch_kernels
+	steps=$((need_apt + ${#lines[@]}))
+	[ "${#miss[@]}" -eq 0 ] || steps=$((steps + 1))
+
+	if [ "$need_apt" -eq 1 ]; then
+		export DEBIAN_FRONTEND=noninteractive
+		step "apt's sources${suite:+ (with $suite)} and package index: apt-get update"
+		add_suite
+		apt_get update
+		if [ "${#miss[@]}" -gt 0 ]; then
+			step "installing ${#miss[@]} packages ($(download_mb "${miss[@]}") MB to download): ${miss[*]}"
+			new_daemons
+			no_daemon_start
+			apt_get install -y --no-install-recommends "${APT_DPKG[@]}" "${miss[@]}"
+			no_daemon_cleanup
+		fi
+		mkdir -p "$(dirname "$SETUP_STAMP")"
+		echo "recipe $RECIPE $codename" >"$SETUP_STAMP"
+	fi
+	for line in ${lines[@]+"${lines[@]}"}; do
+		step "$(kernel_what "$line") into $KERNELS_CACHE/$line"
+		"$FETCH" "$line"
+	done
+	krel=$(krel_612)
+	msg "done in $((SECONDS - t0)) s (Debian $codename, Linux $krel in $KERNELS_CACHE/6.12)"
 }
 
 main "$@"

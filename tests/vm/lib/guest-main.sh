@@ -35,19 +35,44 @@ poweroff_now() {
 }
 
 idx=""
-kmods=0
+kmods=""
+kroot=""
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	smcvm_index=*) idx="${arg#smcvm_index=}" ;;
-	smcvm_kmods=1) kmods=1 ;;
+	smcvm_kmods=*) kmods="${arg#smcvm_kmods=}" ;;
+	smcvm_kroot=*) kroot="${arg#smcvm_kroot=}" ;;
 	esac
 done
-# vmtest --kernel: that kernel's modules (and modules.builtin, which modprobe
-# needs for what is built in) replace the host's /lib/modules.
-if [ "$kmods" -eq 1 ] &&
-   ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000 kmods /lib/modules; then
-	echo "smcvm: mounting the kernel's modules failed" >/dev/console
-	poweroff_now
+
+# kmount TAG DIR: vmtest's 9p export TAG at DIR (made where the root is a
+# tmpfs: /tmp, /run, /var/tmp)
+kmount() {
+	mkdir -p "$2" && mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000 "$1" "$2"
+}
+
+# The kernel's own folder (vmtest: every kernel but one installed on the
+# host, KVER=) at its own path, and the headers unpacked next to it (a
+# line of the kernel cache), where its lib/modules/KREL/build points.  Its
+# lib/modules (with modules.builtin, which modprobe needs for what is
+# built in) replaces the host's: where /lib/modules lies in /usr (merged
+# /usr) and nothing is mounted below /usr, as a layer over /usr, so that
+# an overlay a scenario puts over /usr has it too (deb.sh: DKMS installs
+# into it, as on a user's system); else mounted on /lib/modules.
+if [ -n "$kmods" ]; then
+	if ! kmount kmods "$kmods" || { [ -n "$kroot" ] && ! kmount kroot "$kroot"; }; then
+		echo "smcvm: mounting the kernel's folder failed" >/dev/console
+		poweroff_now
+	fi
+	if [ "$(readlink -f /lib/modules)" = /usr/lib/modules ] &&
+	   ! awk '$2 ~ "^/usr/" { f = 1 } END { exit !f }' /proc/mounts &&
+	   modprobe -d "$kmods" overlay 2>/dev/null &&
+	   mount -t overlay overlay -o "lowerdir=$kmods:/usr" /usr; then
+		:
+	elif ! mount --bind "$kmods/lib/modules" /lib/modules; then
+		echo "smcvm: mounting the kernel's modules failed" >/dev/console
+		poweroff_now
+	fi
 fi
 conf="/run/smcvm/vm$idx.env"
 if [ -z "$idx" ] || [ ! -r "$conf" ]; then
@@ -106,10 +131,10 @@ finish() {
 }
 
 # smc_identity: the smc module now loaded is the one SMC_IMPL asks for.
-# The VMs see the host's /lib/modules: after `make dkms-install` there,
-# modprobe finds our smc.ko in updates/dkms before the kernel's own, a
-# "dist" VM would run ours, and every interop test would compare ours with
-# ours.  ours (and hooks): the loaded module has the srcversion of
+# Where the VMs see a /lib/modules that `make dkms-install` went into (the
+# host's, KVER=; dkms.sh's overlay), modprobe finds our smc.ko in
+# updates/dkms before the kernel's own, a "dist" VM would run ours, and
+# every interop test would compare ours with ours.  ours (and hooks): the loaded module has the srcversion of
 # $SMC_KO.  dist: it has the srcversion of the package's
 # kernel/net/smc/smc.ko* (none: in-tree modules have no version, ours has
 # one), is not out of tree (taint O), and modprobe resolves smc to that
