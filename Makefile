@@ -196,7 +196,7 @@ dkms-uninstall:
 prefix ?= /usr/local
 libdir ?= $(prefix)/lib
 TOOLS := smcctl smc_run smc_bpf smc_tcpopt
-MANPAGES := smc.7 smcctl.8 smc_run.8 smc_bpf.8
+MANPAGES := smc.7 smcctl.8 smc_run.8 smc_bpf.8 smc_tcpopt.8
 MANDIR = $(DESTDIR)$(prefix)/share/man
 BASHCOMP = $(DESTDIR)$(prefix)/share/bash-completion/completions
 
