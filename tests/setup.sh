@@ -13,7 +13,10 @@
 #     tests/kernels/fetch, never installed: 6.12 (image, headers, kbuild:
 #     `make` builds against those headers, tests/vm/vmtest boots that
 #     image), then the other lines the module is built and booted for, 6.1
-#     and 7.3 (SMC_SETUP_KERNELS="" leaves those two out).
+#     and 7.3 (SMC_SETUP_KERNELS="" leaves those two out);
+#   - Soft-iWARP for 6.12, which Debian does not build: siw.ko compiled
+#     from linux-source-6.12 against those headers, into the same cache
+#     (tests/kernels/build-siw), for the iWARP scenarios.
 # No linux-image or linux-headers package is installed: /boot, the boot
 # loader and /lib/modules stay as they are (a 6.12 image that an earlier
 # version of this script installed stays too, unused).  Daemons that come
@@ -36,6 +39,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/lib/debian.sh
 . "$HERE/lib/debian.sh"
 FETCH=$HERE/kernels/fetch
+SIW=$HERE/kernels/build-siw
 KERNELS_CACHE=${SMC_KERNELS_CACHE:-/var/tmp/smc-kernels}
 
 # Raise when the apt part below changes: a machine set up by another
@@ -238,10 +242,15 @@ EOT
 	for line in 6.12 ${SMC_SETUP_KERNELS-6.1 7.3}; do
 		"$FETCH" --dry-run "$line" 2>&1 | sed 's/^/setup:   /' || true
 	done
+	if "$SIW" --check 6.12; then
+		msg "siw.ko for 6.12 is built"
+	else
+		msg "would build siw.ko for 6.12 (tests/kernels/build-siw)"
+	fi
 }
 
 main() {
-	local t0=$SECONDS line krel need_apt=0
+	local t0=$SECONDS line krel need_apt=0 need_siw=0
 	local -a miss=() lines=()
 
 	while [ $# -gt 0 ]; do
@@ -267,11 +276,12 @@ main() {
 	for line in 6.12 ${SMC_SETUP_KERNELS-6.1 7.3}; do
 		"$FETCH" --check "$line" || lines+=("$line")
 	done
-	if [ "$need_apt" -eq 0 ] && [ "${#lines[@]}" -eq 0 ]; then
+	"$SIW" --check 6.12 || need_siw=1
+	if [ "$need_apt" -eq 0 ] && [ "${#lines[@]}" -eq 0 ] && [ "$need_siw" -eq 0 ]; then
 		msg "everything present (Debian $codename, Linux $(krel_612) in $KERNELS_CACHE/6.12)"
 		return 0
 	fi
-	steps=$((need_apt + ${#lines[@]}))
+	steps=$((need_apt + ${#lines[@]} + need_siw))
 	[ "${#miss[@]}" -eq 0 ] || steps=$((steps + 1))
 
 	if [ "$need_apt" -eq 1 ]; then
@@ -293,6 +303,10 @@ main() {
 		step "$(kernel_what "$line") into $KERNELS_CACHE/$line"
 		"$FETCH" "$line"
 	done
+	if [ "$need_siw" -eq 1 ]; then
+		step "Soft-iWARP (siw.ko, which Debian does not build) for 6.12, from linux-source-6.12"
+		"$SIW" 6.12
+	fi
 	krel=$(krel_612)
 	msg "done in $((SECONDS - t0)) s (Debian $codename, Linux $krel in $KERNELS_CACHE/6.12)"
 }

@@ -191,7 +191,22 @@ setup() {
 	done
 	ip addr add "$VM_IP/24" dev eth0 || return 1
 	ip link set eth0 up || return 1
-	rdma link add rxe0 type rxe netdev eth0 || return 1
+	# the RDMA devices on eth0 (vmtest --rdma): Soft-RoCE, Soft-iWARP
+	case ",${SMC_RDMA:-rxe}," in
+	*,rxe,*) rdma link add rxe0 type rxe netdev eth0 || return 1 ;;
+	esac
+	case ",${SMC_RDMA:-rxe}," in
+	*,siw,*)
+		[ -r "$SIW_KO" ] || { log_setup "no siw.ko at '$SIW_KO'"; return 1; }
+		# siw's own dependencies, and the iWARP connection manager
+		# that rdma_cm reaches it through
+		for dep in $(modinfo -F depends "$SIW_KO" | tr ',' ' ') iw_cm rdma_cm; do
+			modprobe "$dep" || return 1
+		done
+		insmod "$SIW_KO" || return 1
+		rdma link add siw0 type siw netdev eth0 || return 1
+		;;
+	esac
 
 	case "$SMC_IMPL" in
 	ours)
@@ -216,7 +231,7 @@ setup() {
 		;;
 	esac
 	smc_identity || return 1
-	for mod in $(lsmod | awk 'NR > 1 && $1 ~ /smc|rxe/ {print $1}'); do
+	for mod in $(lsmod | awk 'NR > 1 && $1 ~ /smc|rxe|siw/ {print $1}'); do
 		log_setup "loaded: $mod"
 	done
 	return 0
