@@ -27,6 +27,7 @@
 #include "smc.h"
 #include "clc.h"
 #include "ib.h"
+#include "iw.h"
 #include "core.h"
 #include "eid.h"
 #include "pnet.h"
@@ -759,6 +760,7 @@ static void __exit smc_exit(void)
 	sock_unregister(PF_SMC);
 	/* no sockets are left: every link group can go */
 	smc_lgr_exit();
+	smc_iw_exit();		/* the iWARP listener, free of links now */
 	smc_ib_exit();
 	smc_pnet_exit();
 	smc_diag_exit();

@@ -118,6 +118,25 @@ static u16 smc_nego_prop_vx(const struct smc_clc_proposal *p)
 	return smc_nego_vx_of(get_unaligned_be32(p->vendor_exp));
 }
 
+/*
+ * Whether the client's device and ours are of one kind: iWARP needs the
+ * extension on both ends, which needs release 1 (the first contact
+ * extension's vendor word).
+ */
+static bool smc_nego_same_kind(const struct smc_clc_proposal *p,
+			       const struct smc_nego_local *l, u8 release)
+{
+	bool theirs = smc_nego_prop_vx(p) & SMC_NEGO_VX_IWARP;
+	bool ours = l->vx & SMC_NEGO_VX_IWARP;
+
+	return theirs == ours && (!ours || release >= SMC_CLC_RELEASE_1);
+}
+
+bool smc_nego_prop_iwarp(const struct smc_clc_proposal *p)
+{
+	return p->has_v2_ext && (smc_nego_prop_vx(p) & SMC_NEGO_VX_IWARP);
+}
+
 static void smc_nego_result_init(struct smc_nego_result *r, u8 version)
 {
 	memset(r, 0, sizeof(*r));
@@ -249,10 +268,10 @@ u32 smc_nego_server(const struct smc_clc_proposal *p,
 	    !smc_nego_offers_r(p->hdr.typev2))
 		return first ?: SMC_CLC_DECL_NOSMCDDEV;
 
-	/* 5. SMC-R v2 */
+	/* 5. SMC-R v2, on devices of one kind (RoCE or iWARP) */
 	if (v2r) {
 		eid = smc_nego_shared_eid(p, l);
-		if (eid && l->r_v2) {
+		if (eid && l->r_v2 && smc_nego_same_kind(p, l, release)) {
 			smc_nego_result_init(r, SMC_V2);
 			r->release = release;
 			memcpy(r->eid, eid, SMC_CLC_EID_LEN);
@@ -347,7 +366,9 @@ u32 smc_nego_client(const struct smc_clc_proposal *sent,
 		return SMC_CLC_DECL_RELEASEERR;
 	r->release = release;
 	if (release < SMC_CLC_RELEASE_1)
-		return 0;
+		/* no vendor word: no iWARP */
+		return smc_nego_prop_vx(sent) & SMC_NEGO_VX_IWARP ?
+		       SMC_CLC_DECL_MODEUNSUPP : 0;
 
 	if (!fce->v2x || fce->max_conns < SMC_NEGO_CONNS_MIN ||
 	    fce->max_conns > sent->max_conns)
@@ -362,6 +383,9 @@ u32 smc_nego_client(const struct smc_clc_proposal *sent,
 	/* only what we offered: a server cannot impose an extension */
 	r->vx = smc_nego_vx_of(fce->vendor_exp_options) &
 		smc_nego_prop_vx(sent);
+	/* our iWARP device cannot link to a server that did not agree */
+	if ((smc_nego_prop_vx(sent) ^ r->vx) & SMC_NEGO_VX_IWARP)
+		return SMC_CLC_DECL_MODEUNSUPP;
 	return 0;
 }
 

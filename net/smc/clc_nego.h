@@ -60,7 +60,14 @@
  */
 #define SMC_NEGO_VX_TAG			0x534d0000	/* "SM" */
 #define SMC_NEGO_VX_WIMM		0x0001	/* data by WRITE WITH IMMEDIATE */
-#define SMC_NEGO_VX_ALL			SMC_NEGO_VX_WIMM
+/*
+ * Links on iWARP devices, connected through rdma_cm (iw.c).  Not an
+ * option but what the client's device is: a client offers it exactly when
+ * its device is iWARP, a server agrees exactly when its device is too, and
+ * any other answer means no SMC-R between the two.
+ */
+#define SMC_NEGO_VX_IWARP		0x0002
+#define SMC_NEGO_VX_ALL			(SMC_NEGO_VX_WIMM | SMC_NEGO_VX_IWARP)
 
 extern const u8 smc_nego_vendor_oui[SMC_CLC_VENDOR_OUI_LEN];
 
@@ -171,6 +178,9 @@ struct smc_nego_result {
 int smc_nego_proposal(const struct smc_nego_local *l,
 		      struct smc_clc_proposal *p, u32 *reason);
 
+/* Whether a proposal's client has an iWARP device (SMC_NEGO_VX_IWARP). */
+bool smc_nego_prop_iwarp(const struct smc_clc_proposal *p);
+
 /*
  * Server: decide on a decoded proposal @p with what @l offers.  Returns 0
  * and fills @r, or the SMC_CLC_DECL_* reason to decline with.  In order:
@@ -187,8 +197,10 @@ int smc_nego_proposal(const struct smc_nego_local *l,
  *  4. Neither typev1 nor typev2 (raw header bits) indicate SMC-R: SMC-D
  *     only; decline DIFFPREFIX (prefix mismatch) or NOSMCDDEV.
  *  5. SMC-R v2: the first of the proposal's EIDs that is one of ours is
- *     taken; if there is one, v2 is chosen with @l->r_v2, else
- *     NOSMCRDEV is remembered.  No shared EID is no error by itself.
+ *     taken; if there is one, v2 is chosen with @l->r_v2 when the client's
+ *     device and ours are of one kind (SMC_NEGO_VX_IWARP on both or on
+ *     neither), else NOSMCRDEV is remembered.  No shared EID is no error
+ *     by itself.
  *  6. SMC-R v1 with a matching prefix: chosen with @l->r_v1.
  *  7. Else decline with the first code remembered in 3.-6., else
  *     NOSMCDEV (v1 not offered or no v1 device), or DIFFPREFIX.

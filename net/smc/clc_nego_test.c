@@ -11,6 +11,7 @@
 #include <kunit/test.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/unaligned.h>
 #include "clc_nego.h"
 
 static const u8 test_gid_v1[SMC_CLC_GID_LEN] = {
@@ -1261,6 +1262,15 @@ static const struct vx_case vx_cases[] = {
 	  SMC_NEGO_VX_TAG | 0xfffe, false, 0, 0 },
 	{ "no echo", SMC_NEGO_VX_WIMM, SMC_NEGO_VX_WIMM, 1, true, 0, true,
 	  SMC_NEGO_VX_WIMM, 0 },
+	{ "both iWARP", SMC_NEGO_VX_IWARP, SMC_NEGO_VX_IWARP, 1, true, 0,
+	  false, SMC_NEGO_VX_IWARP, SMC_NEGO_VX_IWARP },
+	{ "iWARP, server WIMM too", SMC_NEGO_VX_IWARP, SMC_NEGO_VX_ALL, 1,
+	  true, 0, false, SMC_NEGO_VX_IWARP, SMC_NEGO_VX_IWARP },
+	{ "iWARP, no first contact", SMC_NEGO_VX_IWARP, SMC_NEGO_VX_IWARP, 1,
+	  false, 0, false, 0, 0 },
+	{ "iWARP imposed", SMC_NEGO_VX_WIMM, SMC_NEGO_VX_WIMM, 1, true,
+	  SMC_NEGO_VX_TAG | SMC_NEGO_VX_ALL, false, SMC_NEGO_VX_WIMM,
+	  SMC_NEGO_VX_WIMM },
 };
 
 KUNIT_ARRAY_PARAM_DESC(vx_case, vx_cases, desc);
@@ -1303,6 +1313,354 @@ static void nego_vx_handshake_test(struct kunit *test)
 			c->want_server);
 }
 
+/* ---------------------------------------------------------------------- */
+/* iWARP: not an option, the kind of device on either end                  */
+
+/* A client or server whose device is iWARP: SMC-R v2 only (as hs.c). */
+static struct smc_nego_local *local_iwarp(struct kunit *test)
+{
+	struct smc_nego_local *l = local_new(test, false, true);
+
+	l->vx = SMC_NEGO_VX_IWARP;
+	l->max_links = 1;
+	return l;
+}
+
+/*
+ * What a server without a v2 device says to @p: the reason (and version)
+ * a device of the other kind must give as well.
+ */
+static u32 server_nodev(struct kunit *test, const struct smc_clc_proposal *p,
+			const struct smc_nego_local *sl,
+			struct smc_nego_result *r)
+{
+	struct smc_nego_local *nodev = kunit_kmalloc(test, sizeof(*nodev),
+						     GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, nodev);
+	memcpy(nodev, sl, sizeof(*nodev));
+	nodev->r_v2 = false;
+	nodev->vx = 0;
+	return smc_nego_server(p, nodev, r);
+}
+
+static void nego_iwarp_server_both_test(struct kunit *test)
+{
+	struct smc_nego_local *cl = local_iwarp(test);
+	struct smc_nego_local *sl = local_iwarp(test);
+	struct smc_clc_proposal *p = prop_of(test, cl);
+	struct smc_nego_result r;
+
+	KUNIT_ASSERT_EQ(test, smc_nego_server(p, sl, &r), 0);
+	KUNIT_EXPECT_EQ(test, r.version, SMC_V2);
+	KUNIT_EXPECT_EQ(test, r.release, SMC_CLC_RELEASE_1);
+	KUNIT_EXPECT_MEMEQ(test, r.eid, sl->ueids[0], SMC_CLC_EID_LEN);
+	KUNIT_EXPECT_EQ(test, r.max_links, 1);
+	KUNIT_EXPECT_EQ(test, r.vx, SMC_NEGO_VX_IWARP);
+	/* a server that could write with immediate does not get it */
+	sl->vx = SMC_NEGO_VX_ALL;
+	KUNIT_ASSERT_EQ(test, smc_nego_server(p, sl, &r), 0);
+	KUNIT_EXPECT_EQ(test, r.version, SMC_V2);
+	KUNIT_EXPECT_EQ(test, r.vx, SMC_NEGO_VX_IWARP);
+	/* nor a client that offers it when the server does not */
+	sl->vx = SMC_NEGO_VX_IWARP;
+	cl->vx = SMC_NEGO_VX_ALL;
+	p = prop_of(test, cl);
+	KUNIT_ASSERT_EQ(test, smc_nego_server(p, sl, &r), 0);
+	KUNIT_EXPECT_EQ(test, r.version, SMC_V2);
+	KUNIT_EXPECT_EQ(test, r.vx, SMC_NEGO_VX_IWARP);
+	/* both offer both */
+	sl->vx = SMC_NEGO_VX_ALL;
+	KUNIT_ASSERT_EQ(test, smc_nego_server(p, sl, &r), 0);
+	KUNIT_EXPECT_EQ(test, r.vx, SMC_NEGO_VX_ALL);
+	/* a newer iWARP client: capped at our release, still agreed */
+	sl->vx = SMC_NEGO_VX_IWARP;
+	p->release = 5;
+	KUNIT_ASSERT_EQ(test, smc_nego_server(p, sl, &r), 0);
+	KUNIT_EXPECT_EQ(test, r.release, SMC_CLC_RELEASE_1);
+	KUNIT_EXPECT_EQ(test, r.vx, SMC_NEGO_VX_IWARP);
+}
+
+static void nego_iwarp_server_client_iwarp_test(struct kunit *test)
+{
+	struct smc_nego_local *cl = local_iwarp(test);
+	struct smc_nego_local *sl = local_new(test, false, true);
+	struct smc_clc_proposal *p = prop_of(test, cl);
+	struct smc_nego_result r, nr;
+	u32 want;
+
+	/* a RoCE server, v2 only */
+	want = server_nodev(test, p, sl, &nr);
+	KUNIT_EXPECT_EQ(test, want, SMC_CLC_DECL_NOSMCRDEV);
+	KUNIT_EXPECT_EQ(test, smc_nego_server(p, sl, &r), want);
+	/* also when it could write with immediate */
+	sl->vx = SMC_NEGO_VX_WIMM;
+	KUNIT_EXPECT_EQ(test, smc_nego_server(p, sl, &r), want);
+	/* a RoCE server with v1 too: the same (v1 is not offered) */
+	sl->r_v1 = true;
+	want = server_nodev(test, p, sl, &nr);
+	KUNIT_EXPECT_EQ(test, want, SMC_CLC_DECL_NOSMCRDEV);
+	KUNIT_EXPECT_EQ(test, smc_nego_server(p, sl, &r), want);
+	/* an iWARP client offering WIMM as well changes nothing */
+	cl->vx = SMC_NEGO_VX_ALL;
+	p = prop_of(test, cl);
+	KUNIT_EXPECT_EQ(test, smc_nego_server(p, sl, &r),
+			server_nodev(test, p, sl, &nr));
+	/* were v1 offered along, the server falls back to it alike */
+	cl->r_v1 = true;
+	p = prop_of(test, cl);
+	KUNIT_ASSERT_EQ(test, server_nodev(test, p, sl, &nr), 0);
+	KUNIT_ASSERT_EQ(test, smc_nego_server(p, sl, &r), 0);
+	KUNIT_EXPECT_EQ(test, nr.version, SMC_V1);
+	KUNIT_EXPECT_EQ(test, r.version, SMC_V1);
+	KUNIT_EXPECT_EQ(test, r.vx, 0);
+}
+
+static void nego_iwarp_server_server_iwarp_test(struct kunit *test)
+{
+	struct smc_nego_local *cl = local_new(test, false, true);
+	struct smc_nego_local *sl = local_iwarp(test);
+	struct smc_clc_proposal *p = prop_of(test, cl);
+	struct smc_nego_result r, nr;
+	u32 want;
+
+	/* a plain RoCE client (Linux 6.12 alike): no vendor word at all */
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(p->vendor_oui, 0,
+					    SMC_CLC_VENDOR_OUI_LEN));
+	want = server_nodev(test, p, sl, &nr);
+	KUNIT_EXPECT_EQ(test, want, SMC_CLC_DECL_NOSMCRDEV);
+	KUNIT_EXPECT_EQ(test, smc_nego_server(p, sl, &r), want);
+	/* a RoCE client of ours, offering WIMM */
+	cl->vx = SMC_NEGO_VX_WIMM;
+	p = prop_of(test, cl);
+	KUNIT_EXPECT_EQ(test, smc_nego_server(p, sl, &r), want);
+	sl->vx = SMC_NEGO_VX_ALL;
+	KUNIT_EXPECT_EQ(test, smc_nego_server(p, sl, &r), want);
+	/* a RoCE client offering v1 as well: v1 is the server's business */
+	cl->r_v1 = true;
+	p = prop_of(test, cl);
+	sl->r_v1 = true;
+	KUNIT_ASSERT_EQ(test, server_nodev(test, p, sl, &nr), 0);
+	KUNIT_ASSERT_EQ(test, smc_nego_server(p, sl, &r), 0);
+	KUNIT_EXPECT_EQ(test, r.version, nr.version);
+	KUNIT_EXPECT_EQ(test, r.version, SMC_V1);
+	sl->r_v1 = false;
+	KUNIT_EXPECT_EQ(test, smc_nego_server(p, sl, &r),
+			server_nodev(test, p, sl, &nr));
+	KUNIT_EXPECT_EQ(test, smc_nego_server(p, sl, &r),
+			SMC_CLC_DECL_NOSMCRDEV);
+}
+
+static void nego_iwarp_server_release0_test(struct kunit *test)
+{
+	struct smc_nego_local *cl = local_iwarp(test);
+	struct smc_nego_local *sl = local_iwarp(test);
+	struct smc_clc_proposal *p;
+	struct smc_nego_result r;
+
+	/* an iWARP client at release 0 still says what its device is */
+	cl->release = SMC_CLC_RELEASE_0;
+	p = prop_of(test, cl);
+	KUNIT_EXPECT_EQ(test, p->release, SMC_CLC_RELEASE_0);
+	KUNIT_EXPECT_TRUE(test, smc_nego_prop_iwarp(p));
+	KUNIT_EXPECT_EQ(test, smc_nego_server(p, sl, &r),
+			SMC_CLC_DECL_NOSMCRDEV);
+	/* the server at release 0 */
+	cl->release = SMC_CLC_RELEASE_1;
+	p = prop_of(test, cl);
+	sl->release = SMC_CLC_RELEASE_0;
+	KUNIT_EXPECT_EQ(test, smc_nego_server(p, sl, &r),
+			SMC_CLC_DECL_NOSMCRDEV);
+	/* both at release 0 */
+	cl->release = SMC_CLC_RELEASE_0;
+	p = prop_of(test, cl);
+	KUNIT_EXPECT_EQ(test, smc_nego_server(p, sl, &r),
+			SMC_CLC_DECL_NOSMCRDEV);
+	/* RoCE on both ends at release 0 is fine */
+	cl->vx = 0;
+	sl->vx = 0;
+	p = prop_of(test, cl);
+	KUNIT_ASSERT_EQ(test, smc_nego_server(p, sl, &r), 0);
+	KUNIT_EXPECT_EQ(test, r.version, SMC_V2);
+	KUNIT_EXPECT_EQ(test, r.release, SMC_CLC_RELEASE_0);
+	KUNIT_EXPECT_EQ(test, r.vx, 0);
+}
+
+static void nego_iwarp_client_refused_test(struct kunit *test)
+{
+	struct smc_nego_local *l = local_iwarp(test);
+	struct smc_clc_proposal *p = prop_of(test, l);
+	struct smc_clc_accept_confirm *acc;
+	struct smc_nego_result sr, cr;
+
+	result_v2(&sr);
+	/* a server that accepts no extension (Linux 6.12 alike) */
+	acc = accept_of(test, &sr, true);
+	KUNIT_EXPECT_EQ(test, acc->fce.vendor_exp_options, 0);
+	KUNIT_EXPECT_EQ(test, smc_nego_client(p, acc, l, &cr),
+			SMC_CLC_DECL_MODEUNSUPP);
+	/* only WIMM, which we offered too */
+	l->vx = SMC_NEGO_VX_ALL;
+	p = prop_of(test, l);
+	sr.vx = SMC_NEGO_VX_WIMM;
+	acc = accept_of(test, &sr, true);
+	KUNIT_EXPECT_EQ(test, smc_nego_client(p, acc, l, &cr),
+			SMC_CLC_DECL_MODEUNSUPP);
+	/* the IWARP bit without our tag is not ours */
+	acc->fce.vendor_exp_options = SMC_NEGO_VX_IWARP;
+	KUNIT_EXPECT_EQ(test, smc_nego_client(p, acc, l, &cr),
+			SMC_CLC_DECL_MODEUNSUPP);
+	acc->fce.vendor_exp_options = 0x12340000 | SMC_NEGO_VX_IWARP;
+	KUNIT_EXPECT_EQ(test, smc_nego_client(p, acc, l, &cr),
+			SMC_CLC_DECL_MODEUNSUPP);
+	/* the word checked last: limits are still reported first */
+	acc->fce.max_conns = 15;
+	KUNIT_EXPECT_EQ(test, smc_nego_client(p, acc, l, &cr),
+			SMC_CLC_DECL_MAXCONNERR);
+}
+
+static void nego_iwarp_client_accepted_test(struct kunit *test)
+{
+	struct smc_nego_local *l = local_iwarp(test);
+	struct smc_clc_proposal *p = prop_of(test, l);
+	struct smc_clc_accept_confirm *acc;
+	struct smc_nego_result sr, cr;
+
+	result_v2(&sr);
+	sr.vx = SMC_NEGO_VX_IWARP;
+	acc = accept_of(test, &sr, true);
+	KUNIT_EXPECT_EQ(test, acc->fce.vendor_exp_options,
+			SMC_NEGO_VX_TAG | SMC_NEGO_VX_IWARP);
+	KUNIT_ASSERT_EQ(test, smc_nego_client(p, acc, l, &cr), 0);
+	KUNIT_EXPECT_EQ(test, cr.version, SMC_V2);
+	KUNIT_EXPECT_EQ(test, cr.release, SMC_CLC_RELEASE_1);
+	KUNIT_EXPECT_EQ(test, cr.vx, SMC_NEGO_VX_IWARP);
+	/* WIMM answered to an iWARP-only offer is dropped, not fatal */
+	acc->fce.vendor_exp_options = SMC_NEGO_VX_TAG | SMC_NEGO_VX_ALL;
+	KUNIT_ASSERT_EQ(test, smc_nego_client(p, acc, l, &cr), 0);
+	KUNIT_EXPECT_EQ(test, cr.vx, SMC_NEGO_VX_IWARP);
+	/* both offered, both accepted */
+	l->vx = SMC_NEGO_VX_ALL;
+	p = prop_of(test, l);
+	KUNIT_ASSERT_EQ(test, smc_nego_client(p, acc, l, &cr), 0);
+	KUNIT_EXPECT_EQ(test, cr.vx, SMC_NEGO_VX_ALL);
+	/* both offered, iWARP accepted */
+	acc->fce.vendor_exp_options = SMC_NEGO_VX_TAG | SMC_NEGO_VX_IWARP;
+	KUNIT_ASSERT_EQ(test, smc_nego_client(p, acc, l, &cr), 0);
+	KUNIT_EXPECT_EQ(test, cr.vx, SMC_NEGO_VX_IWARP);
+	/* no first contact: the link group's kind was settled before */
+	acc = accept_of(test, &sr, false);
+	KUNIT_ASSERT_EQ(test, smc_nego_client(p, acc, l, &cr), 0);
+	KUNIT_EXPECT_EQ(test, cr.version, SMC_V2);
+	KUNIT_EXPECT_EQ(test, cr.vx, 0);
+}
+
+static void nego_iwarp_client_release0_test(struct kunit *test)
+{
+	struct smc_nego_local *l = local_iwarp(test);
+	struct smc_clc_proposal *p = prop_of(test, l);
+	struct smc_clc_accept_confirm *acc;
+	struct smc_nego_result sr, cr;
+
+	/* we proposed release 1, the server answers release 0 */
+	result_v2(&sr);
+	sr.release = SMC_CLC_RELEASE_0;
+	acc = accept_of(test, &sr, true);
+	KUNIT_EXPECT_EQ(test, smc_nego_client(p, acc, l, &cr),
+			SMC_CLC_DECL_MODEUNSUPP);
+	/* a word in a release 0 FCE does not count */
+	acc->fce.vendor_exp_options = SMC_NEGO_VX_TAG | SMC_NEGO_VX_IWARP;
+	KUNIT_EXPECT_EQ(test, smc_nego_client(p, acc, l, &cr),
+			SMC_CLC_DECL_MODEUNSUPP);
+	/* we proposed release 0 */
+	l->release = SMC_CLC_RELEASE_0;
+	p = prop_of(test, l);
+	KUNIT_EXPECT_EQ(test, smc_nego_client(p, acc, l, &cr),
+			SMC_CLC_DECL_MODEUNSUPP);
+	/* a RoCE client takes the same accept */
+	l->vx = SMC_NEGO_VX_WIMM;
+	p = prop_of(test, l);
+	KUNIT_ASSERT_EQ(test, smc_nego_client(p, acc, l, &cr), 0);
+	KUNIT_EXPECT_EQ(test, cr.release, SMC_CLC_RELEASE_0);
+	KUNIT_EXPECT_EQ(test, cr.vx, 0);
+}
+
+static void nego_iwarp_prop_test(struct kunit *test)
+{
+	static const u8 other_oui[SMC_CLC_VENDOR_OUI_LEN] = { 0, 0x1b, 0x21 };
+	struct smc_nego_local *l = local_iwarp(test);
+	struct smc_clc_proposal *p = prop_of(test, l), *rcvd = prop_new(test);
+	u8 *buf = kunit_kzalloc(test, SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	KUNIT_EXPECT_TRUE(test, smc_nego_prop_iwarp(p));
+	/* and so after the wire */
+	prop_over_wire(test, l, p, buf, rcvd);
+	KUNIT_EXPECT_TRUE(test, smc_nego_prop_iwarp(rcvd));
+	l->vx = SMC_NEGO_VX_ALL;
+	KUNIT_EXPECT_TRUE(test, smc_nego_prop_iwarp(prop_of(test, l)));
+
+	/* RoCE clients */
+	l->vx = SMC_NEGO_VX_WIMM;
+	KUNIT_EXPECT_FALSE(test, smc_nego_prop_iwarp(prop_of(test, l)));
+	l->vx = 0;
+	KUNIT_EXPECT_FALSE(test, smc_nego_prop_iwarp(prop_of(test, l)));
+	/* v1 only: no v2 extension, no vendor word */
+	l = local_new(test, true, false);
+	l->vx = SMC_NEGO_VX_IWARP;
+	KUNIT_EXPECT_FALSE(test, smc_nego_prop_iwarp(prop_of(test, l)));
+
+	/* the word without a v2 extension */
+	p = prop_of(test, local_iwarp(test));
+	p->has_v2_ext = false;
+	KUNIT_EXPECT_FALSE(test, smc_nego_prop_iwarp(p));
+	/* bit 2 under another OUI, even with our tag */
+	p = prop_of(test, local_iwarp(test));
+	memcpy(p->vendor_oui, other_oui, SMC_CLC_VENDOR_OUI_LEN);
+	KUNIT_EXPECT_FALSE(test, smc_nego_prop_iwarp(p));
+	/* bit 2 under our OUI without our tag, or with another one */
+	p = prop_of(test, local_iwarp(test));
+	put_unaligned_be32(SMC_NEGO_VX_IWARP, p->vendor_exp);
+	KUNIT_EXPECT_FALSE(test, smc_nego_prop_iwarp(p));
+	put_unaligned_be32(0x12340000 | SMC_NEGO_VX_IWARP, p->vendor_exp);
+	KUNIT_EXPECT_FALSE(test, smc_nego_prop_iwarp(p));
+	/* our tag and OUI, bit 2 not set but others */
+	put_unaligned_be32(SMC_NEGO_VX_TAG | 0xfffd, p->vendor_exp);
+	KUNIT_EXPECT_FALSE(test, smc_nego_prop_iwarp(p));
+	put_unaligned_be32(SMC_NEGO_VX_TAG | SMC_NEGO_VX_IWARP, p->vendor_exp);
+	KUNIT_EXPECT_TRUE(test, smc_nego_prop_iwarp(p));
+}
+
+/* A server cannot make a RoCE client iWARP: the client masks the word. */
+static void nego_iwarp_not_imposed_test(struct kunit *test)
+{
+	struct smc_nego_local *l = local_new(test, false, true);
+	struct smc_clc_proposal *p = prop_of(test, l);
+	struct smc_clc_accept_confirm *acc;
+	struct smc_nego_result sr, cr;
+
+	result_v2(&sr);
+	sr.vx = SMC_NEGO_VX_IWARP;
+	acc = accept_of(test, &sr, true);
+	KUNIT_EXPECT_EQ(test, acc->fce.vendor_exp_options,
+			SMC_NEGO_VX_TAG | SMC_NEGO_VX_IWARP);
+	/* a client offering nothing */
+	KUNIT_ASSERT_EQ(test, smc_nego_client(p, acc, l, &cr), 0);
+	KUNIT_EXPECT_EQ(test, cr.vx, 0);
+	/* a client offering WIMM */
+	l->vx = SMC_NEGO_VX_WIMM;
+	p = prop_of(test, l);
+	KUNIT_ASSERT_EQ(test, smc_nego_client(p, acc, l, &cr), 0);
+	KUNIT_EXPECT_EQ(test, cr.vx, 0);
+	acc->fce.vendor_exp_options = SMC_NEGO_VX_TAG | SMC_NEGO_VX_ALL;
+	KUNIT_ASSERT_EQ(test, smc_nego_client(p, acc, l, &cr), 0);
+	KUNIT_EXPECT_EQ(test, cr.vx, SMC_NEGO_VX_WIMM);
+	/* and the confirm does not carry it back */
+	smc_nego_fill_confirm(&cr, true, acc);
+	KUNIT_EXPECT_EQ(test, acc->fce.vendor_exp_options,
+			SMC_NEGO_VX_TAG | SMC_NEGO_VX_WIMM);
+}
+
 static struct kunit_case clc_nego_cases[] = {
 	KUNIT_CASE(nego_proposal_both_test),
 	KUNIT_CASE(nego_proposal_v2_only_test),
@@ -1340,6 +1698,15 @@ static struct kunit_case clc_nego_cases[] = {
 	KUNIT_CASE_PARAM(nego_handshake_test, hs_shape_gen_params),
 	KUNIT_CASE(nego_vx_proposal_bytes_test),
 	KUNIT_CASE_PARAM(nego_vx_handshake_test, vx_case_gen_params),
+	KUNIT_CASE(nego_iwarp_server_both_test),
+	KUNIT_CASE(nego_iwarp_server_client_iwarp_test),
+	KUNIT_CASE(nego_iwarp_server_server_iwarp_test),
+	KUNIT_CASE(nego_iwarp_server_release0_test),
+	KUNIT_CASE(nego_iwarp_client_refused_test),
+	KUNIT_CASE(nego_iwarp_client_accepted_test),
+	KUNIT_CASE(nego_iwarp_client_release0_test),
+	KUNIT_CASE(nego_iwarp_prop_test),
+	KUNIT_CASE(nego_iwarp_not_imposed_test),
 	{}
 };
 

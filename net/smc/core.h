@@ -153,6 +153,7 @@ struct smc_lgr {
 	u8 peer_mac[ETH_ALEN];	/* v1: lgr match also by MAC */
 	struct in6_addr peer_addr;	/* TCP peer (IPv4 v4-mapped) */
 	unsigned short vlan;
+	bool iwarp;		/* links on iWARP devices, through rdma_cm */
 	u8 pnetid[SMC_IB_PNETID_LEN];	/* the first link's port's, NUL padded */
 	u8 max_conns;
 	u8 max_links;
@@ -212,6 +213,7 @@ struct smc_lgr_key {
 	u8 peer_mac[ETH_ALEN];
 	struct in6_addr peer_addr;	/* the clcsock's peer, IPv4 v4-mapped */
 	unsigned short vlan;
+	bool iwarp;		/* links on iWARP devices (iw.c) */
 };
 
 /* A handshake's claim on creating or joining a link group with one peer. */

@@ -51,6 +51,7 @@ struct smc_hs {
 	__be32 saddr;
 	__be32 daddr;
 	bool confirm_timeout;		/* server: no CLC confirm in time */
+	bool iwarp;			/* dev's port is iWARP (iw.c) */
 	u8 buf[SMC_CLC_MAX_MSG_LEN];
 };
 
@@ -128,12 +129,41 @@ static void smc_hs_ipv6_prefixes(struct net_device *ndev,
 }
 #endif
 
+/* which devices smc_hs_local() may pick */
+enum smc_hs_kind {
+	SMC_HS_ROCE,		/* server: a RoCE client's proposal */
+	SMC_HS_IWARP,		/* server: an iWARP client's proposal */
+	SMC_HS_ANY,		/* client: RoCE, else iWARP */
+};
+
+/*
+ * An iWARP port: SMC-R v2 only, IPv4 only, no VLAN, the "GID" the IPv4
+ * address v4-mapped (what rdma_cm connects to), one link per link group
+ * and no WRITE WITH IMMEDIATE (iWARP has none).
+ */
+static void smc_hs_local_iwarp(struct smc_hs *hs, struct sock *clcsk)
+{
+	struct smc_nego_local *l = &hs->local;
+
+	hs->iwarp = true;
+	l->vx = (l->vx & ~SMC_NEGO_VX_WIMM) | SMC_NEGO_VX_IWARP;
+	l->max_links = 1;
+	if (clcsk->sk_family != AF_INET || hs->vlan ||
+	    !net_eq(sock_net(clcsk), &init_net))
+		return;
+	ipv6_addr_set_v4mapped(hs->saddr, (struct in6_addr *)l->roce_v2_gid);
+	hs->sgid_v2 = 0;
+	l->r_v2 = true;
+}
+
 /*
  * What this host can offer on @clcsk's route: the RDMA device behind the
- * outgoing netdev, its GIDs, the interface prefixes, EIDs and limits.
- * Without a device both versions stay off and negotiation declines.
+ * outgoing netdev (of the kind @kind allows), its GIDs, the interface
+ * prefixes, EIDs and limits.  Without a device both versions stay off and
+ * negotiation declines.
  */
-static void smc_hs_local(struct smc_hs *hs, struct sock *clcsk)
+static void smc_hs_local(struct smc_hs *hs, struct sock *clcsk,
+			 enum smc_hs_kind kind)
 {
 	struct smc_nego_local *l = &hs->local;
 	const struct smc_net_cfg *cfg = smc_net_cfg(sock_net(clcsk));
@@ -164,8 +194,13 @@ static void smc_hs_local(struct smc_hs *hs, struct sock *clcsk)
 	}
 	memcpy(l->mac, ndev->dev_addr, ETH_ALEN);
 
-	hs->dev = smc_pnet_find_dev(sock_net(clcsk), ndev, &hs->port);
-	if (hs->dev) {
+	if (kind != SMC_HS_IWARP)
+		hs->dev = smc_pnet_find_dev(sock_net(clcsk), ndev, &hs->port);
+	if (!hs->dev && kind != SMC_HS_ROCE) {
+		hs->dev = smc_ib_find_iwarp(ndev, &hs->port);
+		if (hs->dev)
+			smc_hs_local_iwarp(hs, clcsk);
+	} else if (hs->dev) {
 		l->r_v1 = !smc_ib_find_gid(hs->dev, hs->port, ndev, hs->vlan,
 					   false, l->gid, &hs->sgid_v1);
 		if (clcsk->sk_family == AF_INET &&
@@ -511,6 +546,7 @@ static u32 smc_hs_client_rdma(struct smc_sock *smc, struct smc_hs *hs)
 	memcpy(key.peer_mac, acc->mac, ETH_ALEN);
 	smc_hs_peer_addr(smc->clcsock->sk, &key.peer_addr);
 	key.vlan = hs->vlan;
+	key.iwarp = hs->iwarp;
 
 	peer.qpn = acc->qpn;
 	peer.psn = acc->psn;
@@ -614,7 +650,7 @@ u32 smc_hs_client(struct smc_sock *smc)
 		reason = SMC_CLC_DECL_MEM;
 		goto decline;
 	}
-	smc_hs_local(hs, clcsk);
+	smc_hs_local(hs, clcsk, SMC_HS_ANY);
 	if (smc_nego_proposal(&hs->local, &hs->prop, &reason))
 		goto decline;
 	version = SMC_V2;
@@ -684,6 +720,7 @@ static u32 smc_hs_server_rdma(struct smc_sock *smc, struct smc_hs *hs)
 	memcpy(key.peer_mac, p->mac, ETH_ALEN);
 	smc_hs_peer_addr(smc->clcsock->sk, &key.peer_addr);
 	key.vlan = hs->vlan;
+	key.iwarp = hs->iwarp;
 	memcpy(peer_mac, p->mac, ETH_ALEN);
 	if (v2) {
 		reason = smc_hs_nexthop(key.net, hs->saddr,
@@ -796,7 +833,9 @@ u32 smc_hs_server(struct smc_sock *child, const u8 *buf, int len,
 		reason = SMC_CLC_DECL_SYNCERR;
 		goto decline;
 	}
-	smc_hs_local(hs, child->clcsock->sk);
+	smc_hs_local(hs, child->clcsock->sk,
+		     smc_nego_prop_iwarp(&hs->prop) ? SMC_HS_IWARP :
+						      SMC_HS_ROCE);
 	reason = smc_nego_server(&hs->prop, &hs->local, &hs->res);
 	if (reason)
 		goto decline;

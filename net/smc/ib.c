@@ -147,8 +147,12 @@ static int smc_ib_add(struct ib_device *ibdev)
 	struct smc_ib_dev *dev;
 	u32 p;
 
-	/* SMC-R needs RoCE, which only channel adapters speak */
-	if (ibdev->node_type != RDMA_NODE_IB_CA)
+	/*
+	 * SMC-R needs RoCE, which only channel adapters speak; between two
+	 * hosts running this module also iWARP, an RNIC's (iw.c)
+	 */
+	if (ibdev->node_type != RDMA_NODE_IB_CA &&
+	    ibdev->node_type != RDMA_NODE_RNIC)
 		return -EOPNOTSUPP;
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	if (!dev)
@@ -161,6 +165,8 @@ static int smc_ib_add(struct ib_device *ibdev)
 		dev->port[p - 1].valid = rdma_is_port_valid(ibdev, p);
 		dev->port[p - 1].roce = dev->port[p - 1].valid &&
 					rdma_protocol_roce(ibdev, p);
+		dev->port[p - 1].iwarp = dev->port[p - 1].valid &&
+					 rdma_protocol_iwarp(ibdev, p);
 		set_bit(p - 1, &dev->port_dirty);
 	}
 	ib_set_client_data(ibdev, &smc_ib_client, dev);
@@ -210,14 +216,14 @@ static struct ib_client smc_ib_client = {
 };
 
 /*
- * The first active RoCE port that @match accepts, on a device that @net
- * (NULL: any) may use; the device with a reference held, or NULL.  @match
- * runs under smc_ib_mutex.
+ * The first active RoCE (or with @iwarp, iWARP) port that @match accepts,
+ * on a device that @net (NULL: any) may use; the device with a reference
+ * held, or NULL.  @match runs under smc_ib_mutex.
  */
 static struct smc_ib_dev *
-smc_ib_first_port(const struct net *net,
-		  bool (*match)(struct smc_ib_dev *dev, u8 port, void *arg),
-		  void *arg, u8 *port)
+__smc_ib_first_port(const struct net *net, bool iwarp,
+		    bool (*match)(struct smc_ib_dev *dev, u8 port, void *arg),
+		    void *arg, u8 *port)
 {
 	struct smc_ib_dev *dev, *found = NULL;
 	u32 p;
@@ -227,8 +233,9 @@ smc_ib_first_port(const struct net *net,
 		if (net && !rdma_dev_access_netns(dev->ibdev, net))
 			continue;
 		for (p = 1; p <= smc_ib_last_port(dev); p++) {
-			if (!dev->port[p - 1].roce || !dev->port[p - 1].active ||
-			    !match(dev, p, arg))
+			if ((iwarp ? !dev->port[p - 1].iwarp :
+				     !dev->port[p - 1].roce) ||
+			    !dev->port[p - 1].active || !match(dev, p, arg))
 				continue;
 			smc_ib_get(dev);
 			found = dev;
@@ -239,6 +246,14 @@ smc_ib_first_port(const struct net *net,
 out:
 	mutex_unlock(&smc_ib_mutex);
 	return found;
+}
+
+static struct smc_ib_dev *
+smc_ib_first_port(const struct net *net,
+		  bool (*match)(struct smc_ib_dev *dev, u8 port, void *arg),
+		  void *arg, u8 *port)
+{
+	return __smc_ib_first_port(net, false, match, arg, port);
 }
 
 /* @ndev, or the device a VLAN device @ndev sits on */
@@ -275,6 +290,38 @@ struct smc_ib_dev *smc_ib_find_by_netdev(struct net_device *ndev, u8 *port)
 {
 	return smc_ib_first_port(dev_net(ndev), smc_ib_port_on,
 				 (void *)smc_ib_lower(ndev), port);
+}
+
+/**
+ * smc_ib_find_iwarp() - the iWARP device to use for a network device
+ * @ndev: the network device (not a VLAN device: iWARP links are untagged)
+ * @port: the port number (1-based) is stored here on success
+ *
+ * As smc_ib_find_by_netdev(), for an active iWARP port (Soft-iWARP, an
+ * iWARP RNIC): what a host without RoCE on @ndev may use with a peer that
+ * runs this module too.
+ *
+ * Return: the device with a reference held (release with smc_ib_put()),
+ * or NULL.
+ */
+struct smc_ib_dev *smc_ib_find_iwarp(struct net_device *ndev, u8 *port)
+{
+	if (is_vlan_dev(ndev))
+		return NULL;
+	return __smc_ib_first_port(dev_net(ndev), true, smc_ib_port_on,
+				   (void *)ndev, port);
+}
+
+/**
+ * smc_ib_port_iwarp() - whether a port is an iWARP one (fixed at add)
+ * @dev: a device the caller holds a reference on
+ * @port: port number, 1-based
+ *
+ * Return: true for an iWARP port.
+ */
+bool smc_ib_port_iwarp(const struct smc_ib_dev *dev, u8 port)
+{
+	return port >= 1 && port <= SMC_IB_MAX_PORTS && dev->port[port - 1].iwarp;
 }
 
 /**

@@ -31,6 +31,7 @@
 struct smc_ib_port {
 	bool valid;		/* the device has this port */
 	bool roce;		/* RoCE v1 or v2 capable */
+	bool iwarp;		/* iWARP (an RNIC's port): links through rdma_cm */
 	bool active;		/* IB_PORT_ACTIVE and the device is not dead */
 	u8 state;		/* enum ib_port_state */
 	int ifindex;		/* netdev behind the port, 0 if none */
@@ -68,6 +69,8 @@ int smc_ib_find_gid(struct smc_ib_dev *dev, u8 port, struct net_device *ndev,
 		    unsigned short vlan, bool want_roce_v2,
 		    u8 gid[SMC_IB_GID_LEN], u8 *sgid_index);
 bool smc_ib_port_active(struct smc_ib_dev *dev, u8 port);
+struct smc_ib_dev *smc_ib_find_iwarp(struct net_device *ndev, u8 *port);
+bool smc_ib_port_iwarp(const struct smc_ib_dev *dev, u8 port);
 
 int smc_ib_dev_info(struct net *net, unsigned int *pos,
 		    struct smc_ib_dev_info *info);

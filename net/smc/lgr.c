@@ -273,7 +273,8 @@ static bool smc_lgr_peer_at(struct smc_lgr *lgr, const u8 *gid, const u8 *mac)
 bool smc_lgr_matches(struct smc_lgr *lgr, const struct smc_lgr_key *key)
 {
 	if (!net_eq(lgr->net, key->net) || lgr->server != key->server ||
-	    lgr->version != key->version || lgr->vlan != key->vlan)
+	    lgr->version != key->version || lgr->vlan != key->vlan ||
+	    lgr->iwarp != key->iwarp)
 		return false;
 	if (!ipv6_addr_equal(&lgr->peer_addr, &key->peer_addr))
 		return false;
@@ -348,6 +349,7 @@ static struct smc_lgr *smc_lgr_alloc(const struct smc_lgr_key *key,
 	memcpy(lgr->peer_gid, key->peer_gid, SMC_IB_GID_LEN);
 	memcpy(lgr->peer_mac, key->peer_mac, ETH_ALEN);
 	lgr->vlan = key->vlan;
+	lgr->iwarp = key->iwarp;
 	lgr->peer_addr = key->peer_addr;
 	lgr->max_conns = SMC_CONNS_MAX;
 	if (local) {

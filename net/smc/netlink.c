@@ -555,7 +555,8 @@ cancel:
 /* The uapi's SMC_VX_* bits for the negotiation's SMC_NEGO_VX_* ones. */
 static u32 smc_nl_vx(u16 vx)
 {
-	return vx & SMC_NEGO_VX_WIMM ? SMC_VX_WIMM : 0;
+	return (vx & SMC_NEGO_VX_WIMM ? SMC_VX_WIMM : 0) |
+	       (vx & SMC_NEGO_VX_IWARP ? SMC_VX_IWARP : 0);
 }
 
 /* by active links; the asymmetric types (one side with two devices) are

@@ -26,6 +26,7 @@ static const int smc_sysctl_conns_max = SMC_NET_CONNS_MAX;
 static const int smc_sysctl_lgrs_min = SMC_NET_LGRS_MIN;
 static const int smc_sysctl_lgrs_max = SMC_NET_LGRS_MAX;
 static const int smc_sysctl_orphans_max = SMC_NET_ORPHANS_MAX;
+static const int smc_sysctl_port_max = 65535;
 static const int smc_sysctl_secs_max = INT_MAX / HZ;
 
 static const struct smc_net_cfg smc_net_cfg_default = {
@@ -172,6 +173,15 @@ static const struct ctl_table smc_sysctl_template[] = {
 		.proc_handler	= proc_dointvec_minmax,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "smcr_iwarp_port",
+		.data		= SMC_CFG_OFFSET(smcr_iwarp_port),
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= (void *)&smc_sysctl_port_max,
 	},
 };
 

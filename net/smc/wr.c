@@ -58,6 +58,8 @@
 #include <net/ipv6.h>
 #include <rdma/ib_verbs.h>
 #include "cdc_wire.h"
+#include "ib.h"
+#include "iw.h"
 #include "llc_wire.h"
 #include "llc.h"
 #include "testhooks.h"
@@ -73,6 +75,8 @@
 #define SMC_WR_CQ_SIZE		(SMC_WR_SQ_SIZE + SMC_WR_RX_CNT)
 #define SMC_WR_REG_TIMEO	(5 * HZ)
 #define SMC_WR_DRAIN_TIMEO	(5 * HZ)
+/* an iWARP link's connection through rdma_cm (MPA over TCP), each end */
+#define SMC_WR_IW_TIMEO		(10 * HZ)
 
 /* QP attributes, the values the peer's Linux uses */
 #define SMC_WR_QP_TIMEOUT	15	/* local ACK timeout 4.096us << 15 */
@@ -127,6 +131,8 @@ struct smc_wr {
 	unsigned long flags;
 	bool inline_ok;
 	bool v2;
+	bool iwarp;		/* connected through rdma_cm, not by hand */
+	struct smc_iw *iw;	/* that connection (iw.c) */
 
 	atomic_t posted;	/* signaled WRs and receives not completed */
 	atomic_t busy;		/* 1 (the link's) + senders inside */
@@ -443,6 +449,15 @@ static int smc_wr_post(struct smc_link *link, const struct smc_wr_write *writes,
 			w->wr.ex.imm_data = cpu_to_be32(*imm);
 			w->wr.send_flags = IB_SEND_SOLICITED;
 		}
+		/*
+		 * iWARP: Soft-iWARP hands an unsignaled write's pages to TCP
+		 * without copying them (zero-copy) and still completes the
+		 * SEND after it, so the send buffer would be reused under
+		 * TCP's feet; a signaled write is copied.  The completion
+		 * itself is of no use (smc_wr_write_done()).
+		 */
+		if (wr->iwarp)
+			w->wr.send_flags |= IB_SEND_SIGNALED;
 		w->wr.sg_list = &tx->write_sge[n];
 		w->wr.num_sge = 1;
 		w->remote_addr = writes[i].remote_addr;
@@ -915,6 +930,36 @@ static void smc_wr_qp_event(struct ib_event *ev, void *ctx)
 	}
 }
 
+/* the v4 address of a v4-mapped GID */
+static __be32 smc_wr_gid_v4(const u8 *gid)
+{
+	return ((const struct in6_addr *)gid)->s6_addr32[3];
+}
+
+/* an iWARP link's connection went away: the link fails as on an error */
+static void smc_wr_iw_down(void *ctx)
+{
+	smc_wr_fail(ctx);
+}
+
+/*
+ * iWARP instead of RTR: the client connects its QP to the server's
+ * listener (the port in the peer's PSN field), the server waits for that
+ * connection; either way the device moves the QP to RTS.
+ */
+static int smc_wr_iw_rtr(struct smc_link *link, struct smc_wr *wr)
+{
+	if (link->lgr->server)
+		return smc_iw_wait(wr->iw, SMC_WR_IW_TIMEO);
+	if (wr->iw)
+		return -EALREADY;
+	return smc_iw_connect(link->lgr->net, wr->ibdev, wr->qp->qp_num,
+			      smc_wr_gid_v4(link->gid),
+			      smc_wr_gid_v4(link->peer.gid),
+			      link->peer.psn & 0xffff, link->peer.qpn & 0xffffff,
+			      SMC_WR_IW_TIMEO, smc_wr_iw_down, wr, &wr->iw);
+}
+
 int smc_wr_qp_rtr(struct smc_link *link)
 {
 	struct smc_wr *wr = link->wr;
@@ -924,6 +969,8 @@ int smc_wr_qp_rtr(struct smc_link *link)
 
 	if (!wr)
 		return -ENOLINK;
+	if (wr->iwarp)
+		return smc_wr_iw_rtr(link, wr);
 	if (link->peer.mtu < IB_MTU_256 || link->peer.mtu > IB_MTU_4096)
 		return -EINVAL;
 	/* RoCE v2 may be routed; peer.mac is then the next hop's */
@@ -968,7 +1015,9 @@ int smc_wr_qp_rts(struct smc_link *link)
 	if (!wr)
 		return -ENOLINK;
 	mutex_lock(&wr->reg_mutex);
-	rc = ib_modify_qp(wr->qp, &attr,
+	/* iWARP: the device moved the QP to RTS when it got connected */
+	rc = wr->iwarp ? 0 :
+	     ib_modify_qp(wr->qp, &attr,
 			  IB_QP_STATE | IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
 			  IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
 			  IB_QP_MAX_QP_RD_ATOMIC);
@@ -1144,6 +1193,9 @@ static void smc_wr_free(struct smc_wr *wr)
 {
 	struct smc_wr_mr *e, *tmp;
 
+	/* the connection holds the QP: it goes first */
+	smc_iw_release(wr->iw);
+	wr->iw = NULL;
 	if (wr->qp && ib_destroy_qp(wr->qp)) {
 		/* still attached to the CQ and the PD: leak, do not free */
 		ibdev_err(wr->ibdev, "smc: link %u: QP not destroyed\n",
@@ -1176,6 +1228,33 @@ static void smc_wr_free_work(struct work_struct *work)
 	smc_wr_free(wr);
 }
 
+/*
+ * An iWARP link: a server expects the client's connection from the link
+ * group's peer address and advertises its listener's port where RoCE has
+ * the PSN; a client connects later (smc_wr_iw_rtr()).
+ */
+static int smc_wr_iw_init(struct smc_link *link, struct smc_wr *wr)
+{
+	struct smc_lgr *lgr = link->lgr;
+	u16 port;
+	int rc;
+
+	link->psn = 0;
+	if (!lgr->server)
+		return 0;
+	if (!ipv6_addr_v4mapped(&lgr->peer_addr))
+		return -EAFNOSUPPORT;
+	rc = smc_iw_listen_port(lgr->net, &port);
+	if (rc)
+		return rc;
+	rc = smc_iw_expect(lgr->net, wr->ibdev, wr->qp->qp_num,
+			   lgr->peer_addr.s6_addr32[3], smc_wr_iw_down, wr,
+			   &wr->iw);
+	if (!rc)
+		link->psn = port;
+	return rc;
+}
+
 int smc_wr_link_init(struct smc_link *link)
 {
 	struct ib_device *ibdev = link->dev->ibdev;
@@ -1195,6 +1274,7 @@ int smc_wr_link_init(struct smc_link *link)
 	wr->link = link;
 	wr->ibdev = ibdev;
 	wr->v2 = link->lgr->version == SMC_V2;
+	wr->iwarp = smc_ib_port_iwarp(link->dev, link->port);
 	atomic_set(&wr->busy, 1);	/* the link's own */
 	INIT_WORK(&wr->free_work, smc_wr_free_work);
 	init_waitqueue_head(&wr->wait);
@@ -1232,10 +1312,15 @@ int smc_wr_link_init(struct smc_link *link)
 			goto err_posted;
 	}
 
+	link->psn = get_random_u32() & 0xffffff;
+	if (wr->iwarp) {
+		rc = smc_wr_iw_init(link, wr);
+		if (rc)
+			goto err_posted;
+	}
 	link->pd = wr->pd;
 	link->qp = wr->qp;
 	link->qpn = wr->qp->qp_num;
-	link->psn = get_random_u32() & 0xffffff;
 	link->path_mtu = pattr.active_mtu;
 	link->wr = wr;
 	return 0;

@@ -176,6 +176,7 @@ enum {
 
 /* values of SMC_NLA_LGR_R_EXT_VX */
 #define SMC_VX_WIMM		0x0001	/* data by RDMA WRITE WITH IMMEDIATE */
+#define SMC_VX_IWARP		0x0002	/* links on iWARP devices (rdma_cm) */
 
 /* Inside SMC_GEN_LINK_SMCR */
 enum {

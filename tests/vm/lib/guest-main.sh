@@ -218,6 +218,11 @@ setup() {
 		# The same UEID as the distribution's module gets below: SMC-R v2
 		# needs one, and the module parameter is how ours takes it at load.
 		insmod "$SMC_KO" ueid="$SMC_UEID" || return 1
+		# iWARP links' listener on a port the scenarios know
+		# (SMC_IWARP_PORT in guest.sh)
+		case ",${SMC_RDMA:-rxe}," in
+		*,siw,*) sysctl -qw net.smc.smcr_iwarp_port=5399 || return 1 ;;
+		esac
 		;;
 	dist)
 		modprobe smc || return 1

@@ -293,6 +293,22 @@ rdma_counter() {
 	cat "/sys/class/infiniband/${2:-rxe0}/ports/1/hw_counters/$1"
 }
 
+# The iWARP listener port of our module in the VMs (guest-main.sh sets
+# net.smc.smcr_iwarp_port): siw has no counters, its MPA connections'
+# TCP byte counts stand in for them.
+SMC_IWARP_PORT=5399
+
+# iw_tcp_bytes: "SENT RECEIVED" bytes of this VM's established TCP
+# connections to or from SMC_IWARP_PORT (the iWARP links' MPA streams)
+iw_tcp_bytes() {
+	ss -tniH state established \
+		"( sport = :$SMC_IWARP_PORT or dport = :$SMC_IWARP_PORT )" |
+		awk '{ for (i = 1; i <= NF; i++) {
+			if ($i ~ /^bytes_acked:/) { split($i, a, ":"); s += a[2] }
+			if ($i ~ /^bytes_received:/) { split($i, a, ":"); r += a[2] } } }
+		END { printf "%d %d\n", s, r }'
+}
+
 # run_bg LOGNAME CMD...: start CMD in the background with its output in
 # $RESULTS/LOGNAME.log; the PID is in $BG_PID.
 run_bg() {
@@ -408,8 +424,11 @@ smcr_snapshot() {
 		fail "smcctl --json stats failed"
 	"$SMCCTL" --json fallback >"$RESULTS/$1.fallback.json" ||
 		fail "smcctl --json fallback failed"
-	echo "$(rdma_counter sent_pkts) $(rdma_counter rcvd_pkts)" \
-		>"$RESULTS/$1.rdma"
+	if [ -d /sys/class/infiniband/rxe0 ]; then
+		echo "$(rdma_counter sent_pkts) $(rdma_counter rcvd_pkts)"
+	else
+		iw_tcp_bytes
+	fi >"$RESULTS/$1.rdma"
 }
 
 # smcr_delta BEFORE AFTER: what changed between two smcr_snapshot's, as
@@ -461,17 +480,23 @@ smcr_expect_stats() {
 
 # smcr_expect_rdma BEFORE AFTER SENT_MIN RCVD_MIN: rxe0's sent_pkts and
 # rcvd_pkts grew by at least these many packets between two snapshots
-# (about one packet per KiB of payload with rxe's MTU of 1024).
+# (about one packet per KiB of payload with rxe's MTU of 1024).  On siw0
+# (no counters) the bytes of the MPA connections, SENT_MIN and RCVD_MIN
+# KiB of them.
 smcr_expect_rdma() {
-	local tx0 rx0 tx1 rx1
+	local tx0 rx0 tx1 rx1 what=rxe0 unit=packets tx_min=$3 rx_min=$4
 
 	read -r tx0 rx0 <"$RESULTS/$1.rdma"
 	read -r tx1 rx1 <"$RESULTS/$2.rdma"
-	log "rxe0 sent_pkts +$((tx1 - tx0)) (want >= $3), rcvd_pkts +$((rx1 - rx0)) (want >= $4)"
-	[ $((tx1 - tx0)) -ge "$3" ] ||
-		smcr_problem "rxe0 sent_pkts grew by $((tx1 - tx0)) < $3: the data did not cross RDMA"
-	[ $((rx1 - rx0)) -ge "$4" ] ||
-		smcr_problem "rxe0 rcvd_pkts grew by $((rx1 - rx0)) < $4: the data did not cross RDMA"
+	if [ ! -d /sys/class/infiniband/rxe0 ]; then
+		what="siw0's MPA (TCP port $SMC_IWARP_PORT)" unit=bytes
+		tx_min=$((tx_min * 1024)) rx_min=$((rx_min * 1024))
+	fi
+	log "$what sent +$((tx1 - tx0)) $unit (want >= $tx_min), received +$((rx1 - rx0)) (want >= $rx_min)"
+	[ $((tx1 - tx0)) -ge "$tx_min" ] ||
+		smcr_problem "$what: sent grew by $((tx1 - tx0)) < $tx_min $unit: the data did not cross RDMA"
+	[ $((rx1 - rx0)) -ge "$rx_min" ] ||
+		smcr_problem "$what: received grew by $((rx1 - rx0)) < $rx_min $unit: the data did not cross RDMA"
 	return 0
 }
 
@@ -721,9 +746,13 @@ smcr_expect_path() {
 		peer=${ip##*.}
 		peer=${impls[peer - 1]:-unknown}
 		want=-
-		if [ "${SMCR_WIMM:-1}" != 0 ] &&
-		   { [ "$peer" = ours ] || [ "$peer" = hooks ]; }; then
-			want=wimm
+		if [ "$peer" = ours ] || [ "$peer" = hooks ]; then
+			# iWARP links: no WIMM (iWARP has none)
+			if [ ! -d /sys/class/infiniband/rxe0 ]; then
+				want=iwarp
+			elif [ "${SMCR_WIMM:-1}" != 0 ]; then
+				want=wimm
+			fi
 		fi
 		log "path: link group $lgr with $ip ($peer), $conns connections, extensions $ext, WIMMs sent $tx received $rx"
 		if [ "$ext" != "$want" ]; then

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared Memory Communications over RDMA: connecting the QP of a link on
+ * an iWARP device.
+ *
+ * RoCE links are connected by hand: each end learns the other's QP number
+ * from CLC or LLC and moves its QP to RTR and RTS.  An iWARP QP can only
+ * be connected by the iWARP connection manager (MPA over TCP), which the
+ * kernel's rdma_cm drives.  Between two hosts running this module that
+ * agreed on iWARP (SMC_NEGO_VX_IWARP), the client's end connects, the
+ * server's end accepts:
+ *
+ *  - each network namespace with a server link on an iWARP device has one
+ *    rdma_cm listener on a port of its own; the server advertises that
+ *    port in the PSN field of its CLC accept (iWARP has no PSN);
+ *  - the server expects the connection of a link before it advertises
+ *    the link (smc_iw_expect()): the client's address and the link's QP;
+ *  - the client connects (smc_iw_connect()) from its QP to the server's
+ *    address and port, its private data naming the server's QP; the
+ *    server accepts only a connection from the expected address that
+ *    names an expected QP of the device it arrived on, once;
+ *  - either end's connection going away later calls the owner's down().
+ *
+ * The QPs themselves stay the link's (wr.c): created and moved to INIT as
+ * for RoCE, connected through rdma_cm by QP number, moved to RTS by the
+ * device when the connection is established.  smc_iw_release() must come
+ * before the QP is destroyed: the connection holds a reference on it.
+ */
+#ifndef SMC_IW_H
+#define SMC_IW_H
+
+#include <linux/types.h>
+#include <net/net_namespace.h>
+#include <rdma/ib_verbs.h>
+
+struct smc_iw;
+
+/* what the owner of a connection is told when it goes away; any context */
+typedef void (*smc_iw_down_t)(void *ctx);
+
+int smc_iw_listen_port(struct net *net, u16 *port);
+int smc_iw_expect(struct net *net, struct ib_device *ibdev, u32 qpn,
+		  __be32 peer, smc_iw_down_t down, void *ctx,
+		  struct smc_iw **iw);
+int smc_iw_wait(struct smc_iw *iw, long timeo);
+int smc_iw_connect(struct net *net, struct ib_device *ibdev, u32 qpn,
+		   __be32 saddr, __be32 daddr, u16 port, u32 peer_qpn,
+		   long timeo, smc_iw_down_t down, void *ctx,
+		   struct smc_iw **iw);
+void smc_iw_release(struct smc_iw *iw);
+
+void smc_iw_exit(void);
+
+#endif /* SMC_IW_H */
