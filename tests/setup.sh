@@ -93,18 +93,23 @@ suite_file() {
 	echo "/etc/apt/sources.list.d/smc-$suite.sources"
 }
 
-add_suite() {
-	local f
-
-	f=$(suite_file)
-	[ -n "$f" ] || return 0
-	cat >"$f" <<EOT
+# suite_sources: the deb822 stanza that adds $suite
+suite_sources() {
+	cat <<EOT
 Types: deb
 URIs: $(debian_archive_uri main)
 Suites: $suite
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOT
+}
+
+add_suite() {
+	local f
+
+	f=$(suite_file)
+	[ -n "$f" ] || return 0
+	suite_sources >"$f"
 	msg "added $suite to apt's sources ($f)"
 }
 
@@ -214,13 +219,7 @@ dry_run() {
 	f=$(suite_file)
 	if [ -n "$f" ]; then
 		msg "would add $suite to apt's sources, as $f:"
-		sed 's/^/    /' <<EOT
-Types: deb
-URIs: $(debian_archive_uri main)
-Suites: $suite
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOT
+		suite_sources | sed 's/^/    /'
 	elif [ -n "$suite" ]; then
 		msg "$suite is among apt's sources already"
 	fi
