@@ -14,9 +14,12 @@
 #     `make` builds against those headers, tests/vm/vmtest boots that
 #     image), then the other lines the module is built and booted for, 6.1
 #     and 7.3 (SMC_SETUP_KERNELS="" leaves those two out);
-#   - Soft-iWARP for 6.12, which Debian does not build: siw.ko compiled
-#     from linux-source-6.12 against those headers, into the same cache
-#     (tests/kernels/build-siw), for the iWARP scenarios.
+#   - Soft-iWARP, which Debian does not build: siw.ko compiled from a
+#     line's linux-source (6.12: the tarball above; 6.1, 7.3: only the siw
+#     folder of bookworm's and trixie-backports' package, downloaded)
+#     against its headers, into the same cache (tests/kernels/build-siw),
+#     for the iWARP scenarios; here for 6.12 (SMC_SETUP_SIW="6.12 6.1 7.3"
+#     for all three), the others when vmtest first needs them.
 # No linux-image or linux-headers package is installed: /boot, the boot
 # loader and /lib/modules stay as they are (a 6.12 image that an earlier
 # version of this script installed stays too, unused).  Daemons that come
@@ -195,6 +198,16 @@ kernel_what() {
 	esac
 }
 
+# siw_what LINE: what building LINE's siw.ko is, for the step's line
+siw_what() {
+	case "$1" in
+	6.12) echo "6.12, from linux-source-6.12" ;;
+	6.1) echo "6.1, from bookworm's linux-source-6.1 (a 140 MB download, of which the siw folder is kept)" ;;
+	7.3) echo "7.3, from trixie-backports' linux-source-7.3 (a 170 MB download, of which the siw folder is kept), in the chroot" ;;
+	*) echo "$1" ;;
+	esac
+}
+
 # krel_612: the release of the cached 6.12
 krel_612() {
 	local k v
@@ -241,16 +254,18 @@ dry_run() {
 	for line in 6.12 ${SMC_SETUP_KERNELS-6.1 7.3}; do
 		"$FETCH" --dry-run "$line" 2>&1 | sed 's/^/setup:   /' || true
 	done
-	if "$SIW" --check 6.12; then
-		msg "siw.ko for 6.12 is built"
-	else
-		msg "would build siw.ko for 6.12 (tests/kernels/build-siw)"
-	fi
+	for line in ${SMC_SETUP_SIW-6.12}; do
+		if "$SIW" --check "$line" 2>/dev/null; then
+			msg "siw.ko for $line is built"
+		else
+			msg "would build siw.ko for $(siw_what "$line"): tests/kernels/build-siw $line"
+		fi
+	done
 }
 
 main() {
-	local t0=$SECONDS line krel need_apt=0 need_siw=0
-	local -a miss=() lines=()
+	local t0=$SECONDS line krel need_apt=0
+	local -a miss=() lines=() siw_lines=()
 
 	while [ $# -gt 0 ]; do
 		case "$1" in
@@ -275,12 +290,14 @@ main() {
 	for line in 6.12 ${SMC_SETUP_KERNELS-6.1 7.3}; do
 		"$FETCH" --check "$line" || lines+=("$line")
 	done
-	"$SIW" --check 6.12 || need_siw=1
-	if [ "$need_apt" -eq 0 ] && [ "${#lines[@]}" -eq 0 ] && [ "$need_siw" -eq 0 ]; then
+	for line in ${SMC_SETUP_SIW-6.12}; do
+		"$SIW" --check "$line" 2>/dev/null || siw_lines+=("$line")
+	done
+	if [ "$need_apt" -eq 0 ] && [ "${#lines[@]}" -eq 0 ] && [ "${#siw_lines[@]}" -eq 0 ]; then
 		msg "everything present (Debian $codename, Linux $(krel_612) in $KERNELS_CACHE/6.12)"
 		return 0
 	fi
-	steps=$((need_apt + ${#lines[@]} + need_siw))
+	steps=$((need_apt + ${#lines[@]} + ${#siw_lines[@]}))
 	[ "${#miss[@]}" -eq 0 ] || steps=$((steps + 1))
 
 	if [ "$need_apt" -eq 1 ]; then
@@ -302,10 +319,10 @@ main() {
 		step "$(kernel_what "$line") into $KERNELS_CACHE/$line"
 		"$FETCH" "$line"
 	done
-	if [ "$need_siw" -eq 1 ]; then
-		step "Soft-iWARP (siw.ko, which Debian does not build) for 6.12, from linux-source-6.12"
-		"$SIW" 6.12
-	fi
+	for line in ${siw_lines[@]+"${siw_lines[@]}"}; do
+		step "Soft-iWARP (siw.ko, which Debian does not build) for $(siw_what "$line")"
+		"$SIW" "$line"
+	done
 	krel=$(krel_612)
 	msg "done in $((SECONDS - t0)) s (Debian $codename, Linux $krel in $KERNELS_CACHE/6.12)"
 }
