@@ -135,6 +135,22 @@ static inline struct net_device *ib_device_get_netdev(struct ib_device *ibdev,
 
 	if (ibdev->ops.get_netdev)
 		return ibdev->ops.get_netdev(ibdev, port);
+	/*
+	 * iWARP ports have no GID cache; their GID starts with the MAC of
+	 * their netdev (6.1's siw)
+	 */
+	if (rdma_protocol_iwarp(ibdev, port)) {
+		union ib_gid gid;
+
+		if (!ibdev->ops.query_gid ||
+		    ibdev->ops.query_gid(ibdev, port, 0, &gid))
+			return NULL;
+		rcu_read_lock();
+		ndev = dev_getbyhwaddr_rcu(&init_net, ARPHRD_ETHER, gid.raw);
+		dev_hold(ndev);
+		rcu_read_unlock();
+		return ndev;
+	}
 	attr = rdma_get_gid_attr(ibdev, port, 0);
 	if (IS_ERR(attr))
 		return NULL;
