@@ -114,8 +114,9 @@ mkdir -p "$CGL"
 IN_CG=(sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CGL")
 
 # slab_sites: for each cache that records allocation sites, the objects
-# that are a task's (allocated under copy_process()) or a slab page's own
-# (alloc_slab_obj_exts()), and those with a frame of our module:
+# that are a task's (allocated under copy_process()), a slab page's own
+# (alloc_slab_obj_exts()) or an open sysfs file's (kernfs_fop_open()),
+# and those with a frame of our module:
 # "CACHE NOT-COUNTED OURS" lines (none without slab_debug=U)
 slab_sites() {
 	$SMCR_PY - /sys/kernel/debug/slab/*/alloc_traces <<'PY'
@@ -132,7 +133,11 @@ for path in sys.argv[1:]:
         if not m:
             continue
         n = int(m.group(1))
-        if "copy_process" in entry or "alloc_slab_obj_exts" in entry:
+        # kernfs_fop_open: the kernfs_open_node of a sysfs file this
+        # script opened (the shrink loop below: one per cache), which
+        # kfree_rcu() frees up to 5 s after the close
+        if ("copy_process" in entry or "alloc_slab_obj_exts" in entry or
+                "kernfs_fop_open" in entry):
             skip += n
         elif "[smc]" in entry:
             ours += n
