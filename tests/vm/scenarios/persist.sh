@@ -5,7 +5,8 @@
 # --impl none: the scenario loads the module itself, as a booting host
 # does).  Both VMs:
 #   boot 1: ours in place of the distribution's smc.ko file (a package
-#           puts it in updates/dkms; here without minutes of depmod), the
+#           puts it in updates/dkms; here without minutes of depmod: a
+#           modprobe.d softdep names ours' dependencies instead), the
 #           tools installed (make install: smcctl and its udev rule), then
 #           the administrator's two files: "options smc ueid=..." in
 #           modprobe.d and /etc/smc-r/smc-r.conf with PNET entries;
@@ -52,7 +53,11 @@ if [ "$SMCR_BOOT" -eq 1 ]; then
 	*.zst) zstd -q -c "$SMC_KO" >"$f" ;;
 	*) cp "$SMC_KO" "$f" ;;
 	esac || fail "cannot put ours at $f"
-	log "ours at $f"
+	# what depmod would record (ours needs rdma_cm, the distribution's
+	# smc.ko does not): a softdep stands in for the skipped depmod
+	echo "softdep smc pre: $(modinfo -F depends "$SMC_KO" | tr ',' ' ')" \
+		>/etc/modprobe.d/smc-r-deps.conf
+	log "ours at $f ($(cat /etc/modprobe.d/smc-r-deps.conf))"
 	# the guest's /dev lacks what udev makes on a host (make install
 	# pipes through /dev/stdin)
 	[ -e /dev/stdin ] || ln -s /proc/self/fd/0 /dev/stdin
