@@ -36,6 +36,7 @@
 #include <linux/mutex.h>
 #include <linux/rbtree.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -57,6 +58,15 @@ enum smc_link_state {
 	SMC_LINK_ACTIVE,	/* usable for connections */
 	SMC_LINK_DOWN,		/* failed or being deleted */
 };
+
+/* The IPv4 address of a v4-mapped GID (SMC-R v2, iWARP) */
+static inline __be32 smc_gid_v4(const u8 *gid)
+{
+	__be32 a;
+
+	memcpy(&a, gid + 12, sizeof(a));
+	return a;
+}
 
 /* The peer's end of a link, from a CLC accept/confirm or an ADD_LINK. */
 struct smc_link_peer {

@@ -70,14 +70,6 @@ static bool smc_gid_is_v4(const u8 *gid, __be32 addr)
 	       !memcmp(gid + 12, &addr, 4);
 }
 
-static __be32 smc_gid_v4(const u8 *gid)
-{
-	__be32 a;
-
-	memcpy(&a, gid + 12, 4);
-	return a;
-}
-
 /* The IPv4 prefix of the interface address @saddr, for a v1 proposal. */
 static void smc_hs_ipv4_prefix(struct net_device *ndev, __be32 saddr,
 			       struct smc_nego_local *l)

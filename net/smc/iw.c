@@ -46,8 +46,7 @@ enum smc_iw_state {
 
 struct smc_iw {
 	enum smc_iw_kind kind;
-	struct list_head list;	/* server: on smc_iw_expected until released */
-	bool server;
+	struct list_head list;	/* expected: on smc_iw_expected until released */
 	struct ib_device *ibdev;
 	u32 qpn;		/* our QP */
 	__be32 peer;		/* the peer's address */
@@ -298,6 +297,7 @@ static struct smc_iw *smc_iw_alloc(struct ib_device *ibdev, u32 qpn,
  * @peer: the only address the connection may come from
  * @down: called when the connection goes away once established
  * @ctx: its argument
+ * @port: the port of the listener it comes to is stored here (host order)
  * @iw: the expectation is stored here, for smc_iw_wait() and
  *	smc_iw_release()
  *
@@ -305,18 +305,16 @@ static struct smc_iw *smc_iw_alloc(struct ib_device *ibdev, u32 qpn,
  */
 int smc_iw_expect(struct net *net, struct ib_device *ibdev, u32 qpn,
 		  __be32 peer, smc_iw_down_t down, void *ctx,
-		  struct smc_iw **iw)
+		  u16 *port, struct smc_iw **iw)
 {
-	u16 port;
 	int rc;
 
-	rc = smc_iw_listen_port(net, &port);
+	rc = smc_iw_listen_port(net, port);
 	if (rc)
 		return rc;
 	*iw = smc_iw_alloc(ibdev, qpn, peer, down, ctx);
 	if (!*iw)
 		return -ENOMEM;
-	(*iw)->server = true;
 	mutex_lock(&smc_iw_lock);
 	list_add_tail(&(*iw)->list, &smc_iw_expected);
 	mutex_unlock(&smc_iw_lock);

@@ -41,7 +41,7 @@ typedef void (*smc_iw_down_t)(void *ctx);
 int smc_iw_listen_port(struct net *net, u16 *port);
 int smc_iw_expect(struct net *net, struct ib_device *ibdev, u32 qpn,
 		  __be32 peer, smc_iw_down_t down, void *ctx,
-		  struct smc_iw **iw);
+		  u16 *port, struct smc_iw **iw);
 int smc_iw_wait(struct smc_iw *iw, long timeo);
 int smc_iw_connect(struct net *net, struct ib_device *ibdev, u32 qpn,
 		   __be32 saddr, __be32 daddr, u16 port, u32 peer_qpn,

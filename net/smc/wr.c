@@ -930,12 +930,6 @@ static void smc_wr_qp_event(struct ib_event *ev, void *ctx)
 	}
 }
 
-/* the v4 address of a v4-mapped GID */
-static __be32 smc_wr_gid_v4(const u8 *gid)
-{
-	return ((const struct in6_addr *)gid)->s6_addr32[3];
-}
-
 /* an iWARP link's connection went away: the link fails as on an error */
 static void smc_wr_iw_down(void *ctx)
 {
@@ -954,8 +948,8 @@ static int smc_wr_iw_rtr(struct smc_link *link, struct smc_wr *wr)
 	if (wr->iw)
 		return -EALREADY;
 	return smc_iw_connect(link->lgr->net, wr->ibdev, wr->qp->qp_num,
-			      smc_wr_gid_v4(link->gid),
-			      smc_wr_gid_v4(link->peer.gid),
+			      smc_gid_v4(link->gid),
+			      smc_gid_v4(link->peer.gid),
 			      link->peer.psn & 0xffff, link->peer.qpn & 0xffffff,
 			      SMC_WR_IW_TIMEO, smc_wr_iw_down, wr, &wr->iw);
 }
@@ -1244,12 +1238,9 @@ static int smc_wr_iw_init(struct smc_link *link, struct smc_wr *wr)
 		return 0;
 	if (!ipv6_addr_v4mapped(&lgr->peer_addr))
 		return -EAFNOSUPPORT;
-	rc = smc_iw_listen_port(lgr->net, &port);
-	if (rc)
-		return rc;
 	rc = smc_iw_expect(lgr->net, wr->ibdev, wr->qp->qp_num,
 			   lgr->peer_addr.s6_addr32[3], smc_wr_iw_down, wr,
-			   &wr->iw);
+			   &port, &wr->iw);
 	if (!rc)
 		link->psn = port;
 	return rc;
