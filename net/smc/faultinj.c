@@ -20,6 +20,8 @@
  * once (max 30000), so that the link's destruction meets a sender inside.
  * down_delay_ms: the next work item for failed links sleeps this long
  * before it looks at them, once (max 30000).
+ * arm_delay_ms: the next listener child that starts to wait for its
+ * client's proposal sleeps this long in the middle of it, once (max 5000).
  * buf_syncs_cpu, buf_syncs_dev (read only): buffer ranges handed to the
  * CPU and back to the devices (smc_wr_buf_sync()), for tests on Soft-RoCE,
  * where the syncs themselves do nothing.
@@ -52,6 +54,7 @@ static atomic_t smc_fi_done[SMC_FI_SITES];
 static struct dentry *smc_fi_dir;
 static u32 smc_fi_wr_delay_ms;
 static u32 smc_fi_down_delay_ms;
+static u32 smc_fi_arm_delay_ms;
 static atomic_t smc_fi_syncs[2];	/* to the devices, to the CPU */
 static u32 smc_fi_attach_delay_ms;
 static bool smc_fi_seq_tokens;
@@ -116,6 +119,17 @@ void smc_faultinj_down_delay(void)
 	msleep(ms);
 }
 
+void smc_faultinj_arm_delay(void)
+{
+	u32 ms = min_t(u32, xchg(&smc_fi_arm_delay_ms, 0), SMC_FI_DELAY_MAX_MS);
+
+	if (!ms)
+		return;
+	pr_info("fault injection: a child's handshake set-up held for %u ms\n",
+		ms);
+	msleep(ms);
+}
+
 void smc_faultinj_init(void)
 {
 	char name[32];
@@ -138,6 +152,8 @@ void smc_faultinj_init(void)
 			   &smc_fi_wr_delay_ms);
 	debugfs_create_u32("down_delay_ms", 0600, smc_fi_dir,
 			   &smc_fi_down_delay_ms);
+	debugfs_create_u32("arm_delay_ms", 0600, smc_fi_dir,
+			   &smc_fi_arm_delay_ms);
 	debugfs_create_atomic_t("buf_syncs_cpu", 0400, smc_fi_dir,
 				&smc_fi_syncs[1]);
 	debugfs_create_atomic_t("buf_syncs_dev", 0400, smc_fi_dir,

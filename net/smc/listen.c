@@ -33,11 +33,13 @@
 #include "clc.h"
 #include "bpf_hook.h"
 #include "sysctl.h"
+#include "testhooks.h"
 
 /* child->hs_flags */
 enum {
-	SMC_HS_F_QUEUED,	/* hs_work is queued or ran: only once */
+	SMC_HS_F_QUEUED,	/* the first event came: only one counts */
 	SMC_HS_F_EXPIRED,	/* no proposal within SMC_CLC_WAIT_TIME */
+	SMC_HS_F_ARMING,	/* smc_hs_arm() is still setting up */
 };
 
 /**
@@ -181,6 +183,20 @@ void smc_child_drop(struct smc_sock *child)
 		sock_put(&lsmc->sk);
 }
 
+/*
+ * hs_work runs once, after two things: the first event (data, the timer,
+ * or what smc_hs_arm() found already there) and the end of smc_hs_arm().
+ * Both take SMC_HS_F_ARMING away; whoever finds it gone comes second and
+ * queues the work.  So the work never disarms a child that smc_hs_arm()
+ * is still arming: its timer would be left pending on a child that the
+ * work then frees.
+ */
+static void smc_hs_gate(struct smc_sock *child)
+{
+	if (!test_and_clear_bit(SMC_HS_F_ARMING, &child->hs_flags))
+		queue_work(smc_wq, &child->hs_work);
+}
+
 /* Run the handshake now; the first of data, timer and caller wins. */
 static void smc_hs_start(struct smc_sock *child, bool expired)
 {
@@ -188,7 +204,7 @@ static void smc_hs_start(struct smc_sock *child, bool expired)
 		return;
 	if (expired)
 		set_bit(SMC_HS_F_EXPIRED, &child->hs_flags);
-	queue_work(smc_wq, &child->hs_work);
+	smc_hs_gate(child);
 }
 
 /* Woken on the child's clcsock (softirq, its wait queue's lock held). */
@@ -221,10 +237,12 @@ static void smc_hs_arm(struct smc_sock *child)
 {
 	struct sock *clcsk = child->clcsock->sk;
 
-	child->hs_flags = 0;
+	child->hs_flags = BIT(SMC_HS_F_ARMING);
 	init_waitqueue_func_entry(&child->hs_wait, smc_hs_wake);
 	timer_setup(&child->hs_timer, smc_hs_expire, 0);
 	add_wait_queue(sk_sleep(clcsk), &child->hs_wait);
+	/* test hook: data may come and wake us while we are here */
+	smc_faultinj_arm_delay();
 	mod_timer(&child->hs_timer, jiffies + SMC_CLC_WAIT_TIME);
 	/* pairs with skwq_has_sleeper(): either TCP sees us or we see it */
 	smp_mb();
@@ -234,6 +252,8 @@ static void smc_hs_arm(struct smc_sock *child)
 	    (READ_ONCE(clcsk->sk_shutdown) & RCV_SHUTDOWN) ||
 	    READ_ONCE(clcsk->sk_state) != TCP_ESTABLISHED)
 		smc_hs_start(child, false);
+	/* the child is the work's from here on */
+	smc_hs_gate(child);
 }
 
 /* In hs_work, first: neither the wake-up nor the timer can queue it now. */

@@ -62,6 +62,12 @@ void smc_faultinj_wr_delay(void);
  * be freed and taken by a new link meanwhile.
  */
 void smc_faultinj_down_delay(void);
+/*
+ * smc_faultinj/arm_delay_ms: the next listener child that waits for its
+ * client's proposal sleeps this long (once) between the start and the end
+ * of that set-up, to widen its race with the proposal's arrival.
+ */
+void smc_faultinj_arm_delay(void);
 /* smc_faultinj/buf_syncs_cpu, _dev: buffer syncs counted (RMB reads) */
 void smc_faultinj_buf_sync(bool for_cpu);
 
@@ -149,6 +155,7 @@ static inline bool smc_faultinj_seq_tokens(void)
 
 static inline void smc_faultinj_wr_delay(void) { }
 static inline void smc_faultinj_down_delay(void) { }
+static inline void smc_faultinj_arm_delay(void) { }
 static inline void smc_faultinj_buf_sync(bool for_cpu) { }
 
 static inline bool smc_hostile_clc(struct socket *clcsock, const void *buf,
