@@ -4,7 +4,9 @@
 # loss, with rxe's dynamic debug messages and our tracepoints on both VMs,
 # until a round's echo fails (the long form of faults.sh saw connections
 # stall there).  Every round runs, failed or not.  SMCR_NETEM_ROUNDS rounds (3) of SMCR_NETEM_CONNS (4)
-# connections of 1 MiB each, SMCR_NETEM_LOSS percent loss (5).  Results:
+# connections of 1 MiB each, SMCR_NETEM_LOSS percent loss (5), of which
+# SMCR_NETEM_REORDER percent (25; 0: none) sent at once, ahead of the
+# others (netem's reorder, 50% correlated).  Results:
 # each VM's dmesg.txt, trace.txt and rxe0's counters (rdma-stats.txt).
 # SMCR_NETEM_DYNDBG=0: without rxe's messages (they overrun dmesg).
 #   tests/vm/vmtest --vms 2 --impl ours scenarios/dbg-netem.sh
@@ -15,6 +17,7 @@ T=/sys/kernel/tracing
 rounds=${SMCR_NETEM_ROUNDS:-3}
 conns=${SMCR_NETEM_CONNS:-4}
 loss=${SMCR_NETEM_LOSS:-5}
+reorder=${SMCR_NETEM_REORDER:-25}
 mount -t tracefs nodev $T 2>/dev/null || true
 mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
 echo 8192 >$T/buffer_size_kb
@@ -24,7 +27,9 @@ if [ "${SMCR_NETEM_DYNDBG:-1}" = 1 ]; then
 		log "no dynamic debug for rdma_rxe"
 fi
 modprobe sch_netem || fail "no sch_netem"
-tc qdisc add dev eth0 root netem delay 1ms reorder 25% 50% loss "$loss%" ||
+reo=()
+[ "$reorder" = 0 ] || reo=(reorder "$reorder%" 50%)
+tc qdisc add dev eth0 root netem delay 1ms "${reo[@]}" loss "$loss%" ||
 	fail "tc netem failed"
 echo 1 >$T/tracing_on
 failed=0
