@@ -130,8 +130,8 @@ enum smc_hs_kind {
 
 /*
  * An iWARP port: SMC-R v2 only, IPv4 only, no VLAN, the "GID" the IPv4
- * address v4-mapped (what rdma_cm connects to), one link per link group
- * and no WRITE WITH IMMEDIATE (iWARP has none).
+ * address v4-mapped (what rdma_cm connects to), and no WRITE WITH
+ * IMMEDIATE (iWARP has none).
  */
 static void smc_hs_local_iwarp(struct smc_hs *hs, struct sock *clcsk)
 {
@@ -139,7 +139,6 @@ static void smc_hs_local_iwarp(struct smc_hs *hs, struct sock *clcsk)
 
 	hs->iwarp = true;
 	l->vx = (l->vx & ~SMC_NEGO_VX_WIMM) | SMC_NEGO_VX_IWARP;
-	l->max_links = 1;
 	if (clcsk->sk_family != AF_INET || hs->vlan ||
 	    !net_eq(sock_net(clcsk), &init_net))
 		return;

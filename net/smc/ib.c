@@ -343,8 +343,8 @@ bool smc_ib_port_active(struct smc_ib_dev *dev, u8 port)
 	return active;
 }
 
-/* whether @ndev has an IPv4 address on the subnet of @addr; RCU held */
-static bool smc_ib_on_subnet(const struct net_device *ndev, __be32 addr)
+/* @ndev's IPv4 address on the subnet of @addr, or 0; RCU held */
+static __be32 smc_ib_subnet_addr(const struct net_device *ndev, __be32 addr)
 {
 	const struct in_device *in_dev;
 	const struct in_ifaddr *ifa;
@@ -352,11 +352,17 @@ static bool smc_ib_on_subnet(const struct net_device *ndev, __be32 addr)
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "no RCU read lock");
 	in_dev = __in_dev_get_rcu(ndev);
 	if (!in_dev)
-		return false;
+		return 0;
 	in_dev_for_each_ifa_rcu(ifa, in_dev)
 		if (inet_ifa_match(addr, ifa))
-			return true;
-	return false;
+			return ifa->ifa_local;
+	return 0;
+}
+
+/* whether @ndev has an IPv4 address on the subnet of @addr; RCU held */
+static bool smc_ib_on_subnet(const struct net_device *ndev, __be32 addr)
+{
+	return smc_ib_subnet_addr(ndev, addr) != 0;
 }
 
 /*
@@ -456,11 +462,40 @@ struct smc_ib_alt {
 	const struct smc_ib_dev *avoid;
 	unsigned short vlan;
 	bool v2;
+	bool iwarp;
 	__be32 subnet_of;
 	bool (*want)(const char *name, u8 port, void *arg);
 	void *arg;
 	struct smc_ib_path *path;
 };
+
+/*
+ * An iWARP port for a further link: its untagged netdev in the link
+ * group's namespace with an IPv4 address on the first link's subnet, the
+ * "GID" that address v4-mapped (what rdma_cm connects to).
+ */
+static bool smc_ib_alt_iwarp(struct smc_ib_dev *dev, u8 port,
+			     struct smc_ib_alt *a)
+{
+	struct net_device *pdev;
+	__be32 addr = 0;
+
+	pdev = ib_device_get_netdev(dev->ibdev, port);
+	if (!pdev)
+		return false;
+	if (!is_vlan_dev(pdev) && net_eq(dev_net(pdev), a->net)) {
+		rcu_read_lock();
+		addr = smc_ib_subnet_addr(pdev, a->subnet_of);
+		rcu_read_unlock();
+	}
+	if (addr) {
+		ipv6_addr_set_v4mapped(addr, (struct in6_addr *)a->path->gid);
+		a->path->sgid_index = 0;
+		memcpy(a->path->mac, pdev->dev_addr, ETH_ALEN);
+	}
+	dev_put(pdev);
+	return addr != 0;
+}
 
 static bool smc_ib_alt_port(struct smc_ib_dev *dev, u8 port, void *arg)
 {
@@ -469,8 +504,11 @@ static bool smc_ib_alt_port(struct smc_ib_dev *dev, u8 port, void *arg)
 
 	lockdep_assert_held(&smc_ib_mutex);	/* smc_ib_first_port() */
 	if (dev == a->avoid || READ_ONCE(dev->fatal) ||
-	    !a->want(dev_name(&dev->ibdev->dev), port, a->arg) ||
-	    __smc_ib_find_gid(dev, port, NULL, a->vlan, a->v2,
+	    !a->want(dev_name(&dev->ibdev->dev), port, a->arg))
+		return false;
+	if (a->iwarp)
+		return smc_ib_alt_iwarp(dev, port, a);
+	if (__smc_ib_find_gid(dev, port, NULL, a->vlan, a->v2,
 			      a->v2 ? a->net : NULL, a->subnet_of,
 			      a->path->gid, &a->path->sgid_index))
 		return false;
@@ -488,38 +526,41 @@ static bool smc_ib_alt_port(struct smc_ib_dev *dev, u8 port, void *arg)
  * @avoid: the device of the link group's existing link
  * @vlan: the link group's VLAN id, 0 for untagged
  * @want_roce_v2: RoCE v2 (SMC-Rv2 link group) rather than RoCE v1
- * @like_gid: the existing link's GID.  For RoCE v2 the new GID's network
- *	device must have an IPv4 address on the subnet of this GID's
- *	address, so that the peer can reach it the way it reaches the first
- *	link, and so that a Linux 6.12 peer, which checks the same, accepts it.
+ * @iwarp: an iWARP port (an iWARP link group) rather than RoCE
+ * @like_gid: the existing link's GID.  For RoCE v2 and iWARP the new
+ *	port's network device must have an IPv4 address on the subnet of
+ *	this GID's address, so that the peer can reach it the way it reaches
+ *	the first link, and so that a Linux 6.12 peer, which checks the same,
+ *	accepts it.
  * @want: the caller's test of a port by device name and port number (the
  *	PNET ID), called under the device list's mutex
  * @arg: passed to @want
  * @path: filled in on success, with a reference on @path->dev
  *
- * The first active RoCE port of another device wins, so that a link group
+ * The first active port of the kind on another device wins, so that a link group
  * spans two adapters when the host has them (upstream's "symmetric" link
  * group); the caller falls back to a second QP on @avoid otherwise.
  *
  * Return: 0, or -ENODEV when no other device qualifies.
  */
 int smc_ib_find_alt(struct net *net, const struct smc_ib_dev *avoid,
-		    unsigned short vlan, bool want_roce_v2,
+		    unsigned short vlan, bool want_roce_v2, bool iwarp,
 		    const u8 like_gid[SMC_IB_GID_LEN],
 		    bool (*want)(const char *name, u8 port, void *arg),
 		    void *arg, struct smc_ib_path *path)
 {
 	struct smc_ib_alt a = {
 		.net = net, .avoid = avoid, .vlan = vlan, .v2 = want_roce_v2,
-		.want = want, .arg = arg, .path = path,
+		.iwarp = iwarp, .want = want, .arg = arg, .path = path,
 	};
 
-	if (want_roce_v2) {
+	if (want_roce_v2 || iwarp) {
 		if (!ipv6_addr_v4mapped((const struct in6_addr *)like_gid))
 			return -ENODEV;
 		memcpy(&a.subnet_of, like_gid + 12, sizeof(a.subnet_of));
 	}
-	path->dev = smc_ib_first_port(net, smc_ib_alt_port, &a, &path->port);
+	path->dev = __smc_ib_first_port(net, iwarp, smc_ib_alt_port, &a,
+					&path->port);
 	return path->dev ? 0 : -ENODEV;
 }
 

@@ -85,7 +85,7 @@ struct smc_ib_path {
 };
 
 int smc_ib_find_alt(struct net *net, const struct smc_ib_dev *avoid,
-		    unsigned short vlan, bool want_roce_v2,
+		    unsigned short vlan, bool want_roce_v2, bool iwarp,
 		    const u8 like_gid[SMC_IB_GID_LEN],
 		    bool (*want)(const char *name, u8 port, void *arg),
 		    void *arg, struct smc_ib_path *path);

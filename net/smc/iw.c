@@ -49,7 +49,8 @@ struct smc_iw {
 	struct list_head list;	/* expected: on smc_iw_expected until released */
 	struct ib_device *ibdev;
 	u32 qpn;		/* our QP */
-	__be32 peer;		/* the peer's address */
+	__be32 peer;		/* the peer's address (a server's: once accepted) */
+	u32 peer_qpn;		/* a server's: the QP the client named */
 	struct rdma_cm_id *id;	/* the connection's, once there */
 	enum smc_iw_state state;
 	int err;
@@ -168,8 +169,7 @@ static int smc_iw_request(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 
 	mutex_lock(&smc_iw_lock);
 	list_for_each_entry(iw, &smc_iw_expected, list) {
-		if (iw->ibdev == id->device && iw->qpn == qpn &&
-		    iw->peer == src->sin_addr.s_addr && !iw->id &&
+		if (iw->ibdev == id->device && iw->qpn == qpn && !iw->id &&
 		    iw->state == SMC_IW_WAITING && !iw->released) {
 			found = iw;
 			break;
@@ -179,6 +179,9 @@ static int smc_iw_request(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		mutex_unlock(&smc_iw_lock);
 		goto refuse;
 	}
+	/* who it is: smc_iw_wait_from() checks it against the link's peer */
+	found->peer = src->sin_addr.s_addr;
+	found->peer_qpn = be32_to_cpu(pd->client_qpn);
 	/*
 	 * under smc_iw_lock: smc_iw_release() must see either no id (ours
 	 * to refuse) or an accepted one (its to destroy)
@@ -294,25 +297,28 @@ static struct smc_iw *smc_iw_alloc(struct ib_device *ibdev, u32 qpn,
  * @net: the namespace (only the initial one)
  * @ibdev: the device of the link's QP
  * @qpn: the QP, which the client names
- * @peer: the only address the connection may come from
  * @down: called when the connection goes away once established
  * @ctx: its argument
  * @port: the port of the listener it comes to is stored here (host order)
- * @iw: the expectation is stored here, for smc_iw_wait() and
+ * @iw: the expectation is stored here, for smc_iw_wait_from() and
  *	smc_iw_release()
+ *
+ * The first connection that names @qpn on @ibdev is accepted, from any
+ * address: a server advertises a further link before it learns the
+ * client's end of it (ADD_LINK), and the client connects meanwhile.
+ * smc_iw_wait_from() then checks who it was.
  *
  * Return: 0 or a negative errno.
  */
 int smc_iw_expect(struct net *net, struct ib_device *ibdev, u32 qpn,
-		  __be32 peer, smc_iw_down_t down, void *ctx,
-		  u16 *port, struct smc_iw **iw)
+		  smc_iw_down_t down, void *ctx, u16 *port, struct smc_iw **iw)
 {
 	int rc;
 
 	rc = smc_iw_listen_port(net, port);
 	if (rc)
 		return rc;
-	*iw = smc_iw_alloc(ibdev, qpn, peer, down, ctx);
+	*iw = smc_iw_alloc(ibdev, qpn, 0, down, ctx);
 	if (!*iw)
 		return -ENOMEM;
 	mutex_lock(&smc_iw_lock);
@@ -336,6 +342,29 @@ int smc_iw_wait(struct smc_iw *iw, long timeo)
 		return -ETIMEDOUT;
 	mutex_lock(&smc_iw_lock);
 	rc = iw->state == SMC_IW_UP ? 0 : (iw->err ?: -ECONNRESET);
+	mutex_unlock(&smc_iw_lock);
+	return rc;
+}
+
+/**
+ * smc_iw_wait_from() - wait for an expected connection from the link's peer
+ * @iw: an expectation (smc_iw_expect())
+ * @peer: the address the link's peer has (its GID's)
+ * @peer_qpn: the peer's QP for the link
+ * @timeo: at most this long (jiffies)
+ *
+ * Return: 0 once established by @peer's @peer_qpn, -EPROTO when someone
+ * else's connection was accepted, else as smc_iw_wait().
+ */
+int smc_iw_wait_from(struct smc_iw *iw, __be32 peer, u32 peer_qpn, long timeo)
+{
+	int rc = smc_iw_wait(iw, timeo);
+
+	if (rc)
+		return rc;
+	mutex_lock(&smc_iw_lock);
+	if (iw->peer != peer || (iw->peer_qpn & 0xffffff) != peer_qpn)
+		rc = -EPROTO;
 	mutex_unlock(&smc_iw_lock);
 	return rc;
 }

@@ -14,11 +14,14 @@
  *    rdma_cm listener on a port of its own; the server advertises that
  *    port in the PSN field of its CLC accept (iWARP has no PSN);
  *  - the server expects the connection of a link before it advertises
- *    the link (smc_iw_expect()): the client's address and the link's QP;
+ *    the link (smc_iw_expect()), by the link's QP: for a further link it
+ *    does not know the client's address yet (ADD_LINK);
  *  - the client connects (smc_iw_connect()) from its QP to the server's
- *    address and port, its private data naming the server's QP; the
- *    server accepts only a connection from the expected address that
- *    names an expected QP of the device it arrived on, once;
+ *    address and port, its private data naming the server's QP and its
+ *    own; the server accepts one connection that names an expected QP of
+ *    the device it arrived on, and once it knows the link's peer
+ *    (CLC confirm, ADD_LINK response) checks that the connection came
+ *    from that peer's address and QP (smc_iw_wait_from());
  *  - either end's connection going away later calls the owner's down().
  *
  * The QPs themselves stay the link's (wr.c): created and moved to INIT as
@@ -40,9 +43,9 @@ typedef void (*smc_iw_down_t)(void *ctx);
 
 int smc_iw_listen_port(struct net *net, u16 *port);
 int smc_iw_expect(struct net *net, struct ib_device *ibdev, u32 qpn,
-		  __be32 peer, smc_iw_down_t down, void *ctx,
-		  u16 *port, struct smc_iw **iw);
+		  smc_iw_down_t down, void *ctx, u16 *port, struct smc_iw **iw);
 int smc_iw_wait(struct smc_iw *iw, long timeo);
+int smc_iw_wait_from(struct smc_iw *iw, __be32 peer, u32 peer_qpn, long timeo);
 int smc_iw_connect(struct net *net, struct ib_device *ibdev, u32 qpn,
 		   __be32 saddr, __be32 daddr, u16 port, u32 peer_qpn,
 		   long timeo, smc_iw_down_t down, void *ctx,

@@ -1008,7 +1008,7 @@ void smc_lgr_link_path(struct smc_lgr *lgr, const struct smc_link *like,
 		       struct smc_ib_path *path)
 {
 	if (!smc_ib_find_alt(lgr->net, like->dev, lgr->vlan,
-			     lgr->version == SMC_V2, like->gid,
+			     lgr->version == SMC_V2, lgr->iwarp, like->gid,
 			     smc_pnet_port_on, lgr->pnetid, path))
 		return;
 	refcount_inc(&like->dev->refs);

@@ -939,12 +939,15 @@ static void smc_wr_iw_down(void *ctx)
 /*
  * iWARP instead of RTR: the client connects its QP to the server's
  * listener (the port in the peer's PSN field), the server waits for that
- * connection; either way the device moves the QP to RTS.
+ * connection from the peer's address and QP; either way the device moves
+ * the QP to RTS.
  */
 static int smc_wr_iw_rtr(struct smc_link *link, struct smc_wr *wr)
 {
 	if (link->lgr->server)
-		return smc_iw_wait(wr->iw, SMC_WR_IW_TIMEO);
+		return smc_iw_wait_from(wr->iw, smc_gid_v4(link->peer.gid),
+					link->peer.qpn & 0xffffff,
+					SMC_WR_IW_TIMEO);
 	if (wr->iw)
 		return -EALREADY;
 	return smc_iw_connect(link->lgr->net, wr->ibdev, wr->qp->qp_num,
@@ -1223,9 +1226,9 @@ static void smc_wr_free_work(struct work_struct *work)
 }
 
 /*
- * An iWARP link: a server expects the client's connection from the link
- * group's peer address and advertises its listener's port where RoCE has
- * the PSN; a client connects later (smc_wr_iw_rtr()).
+ * An iWARP link: a server expects the client's connection and advertises
+ * its listener's port where RoCE has the PSN; a client connects later
+ * (smc_wr_iw_rtr()).
  */
 static int smc_wr_iw_init(struct smc_link *link, struct smc_wr *wr)
 {
@@ -1236,11 +1239,8 @@ static int smc_wr_iw_init(struct smc_link *link, struct smc_wr *wr)
 	link->psn = 0;
 	if (!lgr->server)
 		return 0;
-	if (!ipv6_addr_v4mapped(&lgr->peer_addr))
-		return -EAFNOSUPPORT;
 	rc = smc_iw_expect(lgr->net, wr->ibdev, wr->qp->qp_num,
-			   lgr->peer_addr.s6_addr32[3], smc_wr_iw_down, wr,
-			   &port, &wr->iw);
+			   smc_wr_iw_down, wr, &port, &wr->iw);
 	if (!rc)
 		link->psn = port;
 	return rc;

@@ -294,27 +294,30 @@ rxe_gid_index() {
 # links' MPA connections (iw_tcp_bytes): about what rxe counts in packets
 # of 1 KiB for the same payload, so the scenarios' thresholds hold.
 rdma_counter() {
-	local dev=${2:-rxe0}
+	local dev=${2:-rxe0} iw=0
 
-	if [ "$dev" = rxe0 ] && [ ! -d /sys/class/infiniband/rxe0 ] &&
-	   [ -d /sys/class/infiniband/siw0 ]; then
+	if [ "$dev" = rxe0 ] && [ -d /sys/class/infiniband/siw0 ]; then
 		case "$1" in
-		sent_pkts) iw_tcp_bytes | awk '{ print int($1 / 1024) }' ;;
-		rcvd_pkts) iw_tcp_bytes | awk '{ print int($2 / 1024) }' ;;
-		*) echo 0 ;;
+		sent_pkts) iw=$(iw_tcp_bytes | awk '{ print int($1 / 1024) }') ;;
+		rcvd_pkts) iw=$(iw_tcp_bytes | awk '{ print int($2 / 1024) }') ;;
 		esac
-		return 0
+		# siw0 alone, or beside rxe0 (a server with both): the sum
+		if [ ! -d /sys/class/infiniband/rxe0 ]; then
+			echo "$iw"
+			return 0
+		fi
 	fi
-	cat "/sys/class/infiniband/$dev/ports/1/hw_counters/$1"
+	echo $((iw + $(cat "/sys/class/infiniband/$dev/ports/1/hw_counters/$1")))
 }
 
 # rdma_what: how rdma_counter's numbers read on this VM
 rdma_what() {
-	if [ ! -d /sys/class/infiniband/rxe0 ] &&
-	   [ -d /sys/class/infiniband/siw0 ]; then
+	if [ ! -d /sys/class/infiniband/siw0 ]; then
+		echo rxe0
+	elif [ ! -d /sys/class/infiniband/rxe0 ]; then
 		echo "siw0 (KiB over MPA, TCP port $SMC_IWARP_PORT)"
 	else
-		echo rxe0
+		echo "rxe0 packets + siw0 KiB over MPA (TCP port $SMC_IWARP_PORT)"
 	fi
 }
 
@@ -407,15 +410,25 @@ smcr_verdict() {
 
 # smcr_second_lan: the second LAN of vmtest --nics 2: eth1 up with
 # 192.168.77.(11 + VM_INDEX), a host route to the peer's address there and
-# Soft-RoCE rxe1 on it.  Sets ip1 (ours) and peer1 (the peer's).
+# Soft-RoCE rxe1 on it, or Soft-iWARP siw1 where eth0 has siw0 instead of
+# rxe0 (vmtest --rdma siw).  Sets ip1 (ours), peer1 (the peer's) and DEV1
+# (the device).
 smcr_second_lan() {
+	local type=rxe
+
 	[ -e /sys/class/net/eth1 ] || fail "needs eth1 (vmtest --nics 2)"
+	if [ ! -d /sys/class/infiniband/rxe0 ] &&
+	   [ -d /sys/class/infiniband/siw0 ]; then
+		type=siw
+	fi
+	DEV1=${type}1
 	ip1=192.168.77.$((11 + VM_INDEX))
 	peer1=192.168.77.$((12 - VM_INDEX))
 	ip link set eth1 up
 	ip addr add "$ip1/24" dev eth1 noprefixroute
 	ip route add "$peer1/32" dev eth1 src "$ip1"
-	rdma link add rxe1 type rxe netdev eth1 || fail "cannot add rxe1 on eth1"
+	rdma link add "$DEV1" type "$type" netdev eth1 ||
+		fail "cannot add $DEV1 on eth1"
 }
 
 # smcr_setup: find smcctl (SMCCTL) and check it answers; add the run's UEID
@@ -765,8 +778,10 @@ smcr_expect_path() {
 		peer=${impls[peer - 1]:-unknown}
 		want=-
 		if [ "$peer" = ours ] || [ "$peer" = hooks ]; then
-			# iWARP links: no WIMM (iWARP has none)
-			if [ ! -d /sys/class/infiniband/rxe0 ]; then
+			# iWARP links (this VM has only siw0, or the peer
+			# is one of SMCR_IW_VMS): no WIMM (iWARP has none)
+			if [ ! -d /sys/class/infiniband/rxe0 ] ||
+			   [[ " ${SMCR_IW_VMS:-} " == *" $((${ip##*.} - 1)) "* ]]; then
 				want=iwarp
 			elif [ "${SMCR_WIMM:-1}" != 0 ]; then
 				want=wimm

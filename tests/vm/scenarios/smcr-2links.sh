@@ -21,7 +21,8 @@
 #    must still arrive (smc_load verifies data and checksum) and the link
 #    group must keep an ACTIVE link.
 #
-# SMCR_SYM=1 (smcr-sym.sh, two NICs): each VM also has eth1 with rxe1 on a
+# SMCR_SYM=1 (smcr-sym.sh, two NICs): each VM also has eth1 with rxe1 (siw1
+# with SMCR_RDMA=siw, where the links are iWARP ones) on a
 # second LAN, addressed in eth0's subnet (without a prefix route, plus a
 # host route to the peer's eth1) so that a Linux 6.12 peer accepts it as
 # an alternate path.  The second link must then join rxe1 to rxe1 on both
@@ -253,13 +254,13 @@ if [ "$FAILVM" -ge 0 ]; then
 	fi
 	if [ "$VM_INDEX" -eq "$FAILVM" ] && [ "$FAIL_HOW" = rdma ]; then
 		sleep 3
-		log "removing rxe1 while data moves"
-		rdma link delete rxe1 || smcr_problem "rdma link delete rxe1 failed"
+		log "removing $DEV1 while data moves"
+		rdma link delete "$DEV1" || smcr_problem "rdma link delete $DEV1 failed"
 		links_json "$RESULTS/links-after-delete.json"
-		record "links right after rxe1 went" "$(links_check "$RESULTS/links-after-delete.json" 1 0 |
+		record "links right after $DEV1 went" "$(links_check "$RESULTS/links-after-delete.json" 1 0 |
 			sed 's/^PROBLEM \(.*\) has \([2-9]\) ACTIVE links, want 1$/(\1 has \2 ACTIVE links again)/')"
-		grep -q '"ibdev":"rxe1"' "$RESULTS/links-after-delete.json" &&
-			smcr_problem "a link is still on rxe1 after its removal"
+		grep -q "\"ibdev\":\"$DEV1\"" "$RESULTS/links-after-delete.json" &&
+			smcr_problem "a link is still on $DEV1 after its removal"
 	elif [ "$VM_INDEX" -eq "$FAILVM" ]; then
 		[ -w /sys/kernel/debug/smc/fail_link ] ||
 			mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
