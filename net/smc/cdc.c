@@ -361,8 +361,11 @@ void smc_conn_tx_work(struct work_struct *work)
 		link = conn->lc.link;
 		held = rc == -EAGAIN && link ? smc_wr_hold(link) : NULL;
 		spin_unlock_bh(&conn->lock);
-		if (rc != -EAGAIN)
+		if (rc != -EAGAIN) {
+			/* an orphan may have waited for this push */
+			smc_close_kick(smc_conn_sock(conn));
 			return;		/* nothing held then */
+		}
 		if (held)
 			smc_wr_slot_wait(held, clamp_t(long, end - jiffies, 1,
 						       HZ));

@@ -81,6 +81,13 @@ static bool smc_close_done(struct smc_conn *conn)
 		return true;
 	if (conn->tx_done != conn->tx_written)
 		return false;		/* a write still reads the send buffer */
+	/*
+	 * A push left to tx_work (no send slot was free) may carry the close
+	 * or abort flags: freeing now would cancel it, and the peer would
+	 * wait for our close until its own orphan time ran out.
+	 */
+	if (conn->tx_blocked)
+		return false;
 	if (conn->local_abort || conn->peer_abort)
 		return true;
 	return conn->local_closed && conn->tx_written == conn->tx_queued &&

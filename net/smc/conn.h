@@ -67,7 +67,7 @@ struct smc_conn {
 	u64 peer_cons;
 	struct smc_curs peer_cons_curs;	/* last cursor seen on the wire */
 	u16 tx_seq;			/* last CDC sequence number sent */
-	bool tx_blocked;		/* data waits for space in peer RMB */
+	bool tx_blocked;		/* a push is left to tx_work (no slot) */
 	bool tx_corked;			/* held back by MSG_MORE/TCP_CORK */
 	bool tx_nodelay;		/* TCP_NODELAY at the last write */
 	bool tx_upd_req;		/* next CDC asks for one back (rx.c) */

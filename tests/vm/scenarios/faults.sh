@@ -194,6 +194,23 @@ smcr_on_port() {
 	awk '$2 == "ACTIVE" && $3 == "SMCR" { n++ } END { print n + 0 }' <<<"$out"
 }
 
+# left_on_port PORT SECS: wait until no SMC connection of PORT is left
+# (closed on both sides, any state); else log what is left and record a
+# problem
+left_on_port() {
+	local out n end=$((SECONDS + $2))
+
+	while :; do
+		out=$("$SMCCTL" --json connections | smcj conns --port any "$1") || out=
+		n=$(grep -c . <<<"$out" || true)
+		[ "$n" -eq 0 ] && return 0
+		[ "$SECONDS" -lt "$end" ] || break
+		sleep 1
+	done
+	smcr_problem "port $1: $n connection(s) still there $2 s after both ends closed: $(awk '{ print $2 }' <<<"$out" | sort | uniq -c | paste -sd' ')"
+	"$SMCCTL" connections >"$RESULTS/left-$1.txt" 2>&1 || true
+}
+
 fi_set() { echo "$2" >"$FI/fail_$1"; }
 fi_count() { cat "$FI/injected_$1"; }
 
@@ -454,6 +471,8 @@ if [ "$ALL" = 1 ]; then
 		if grep -qE 'mismatch|checksum [0-9a-f]+/' "$RESULTS/burst.log"; then
 			smcr_problem "burst: corrupted data on the server"
 		fi
+		left_on_port 5312 30
+		barrier burst-gone 60
 	else
 		barrier burst-listening
 		smcr_snapshot b0
@@ -469,6 +488,8 @@ if [ "$ALL" = 1 ]; then
 			"$okc verified ($D_smcr_client SMC-R, $D_fb_client fell back: $D_why_client); others end: $(errnos burst)" \
 			"$(result burst | cut -d' ' -f2)" "$s"
 		barrier burst-ended
+		left_on_port 5312 30
+		barrier burst-gone 60
 	fi
 fi
 
