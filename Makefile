@@ -9,7 +9,9 @@
 #                        make check-all-resume goes on after an interruption
 #   make demo            two VMs talking AF_SMC (tests/run demo)
 #   make kunit           KUnit suites in UML (tests/kunit/run)
-#   make bench           TCP, distribution, ours, mixed pairs, raw verbs (tests/bench/run)
+#   make bench           TCP, distribution, ours, mixed pairs, raw verbs over
+#                        Soft-RoCE, then TCP, ours, raw verbs over Soft-iWARP
+#                        (tests/bench/run; tests/bench/run iwarp: iWARP alone)
 #   make hooks           the test-hooks flavour (hostile peer, fault
 #                        injection) in build/hooks/net/smc/smc.ko, for VM tests
 #   make check-debug     VM scenarios on a KASAN/lockdep/kmemleak kernel built

@@ -12,6 +12,12 @@
 #   ours-dist  ours on VM 0 (server), the distribution's on VM 1 (client)
 #   dist-ours  the distribution's on VM 0, ours on VM 1
 #   raw        raw RDMA verbs (perftest): the testbed's limit
+# With vmtest --rdma siw (siw0, Soft-iWARP, on each VM's eth0 and no
+# rxe0) the columns are tcp, ours and raw alone (the default there): our
+# module's links go over iWARP (rdma_cm, MPA over TCP), the
+# distribution's module cannot use iWARP (it falls back) and ours-std
+# changes nothing on it (iWARP has no WRITE WITH IMMEDIATE); raw is
+# perftest over siw0 in its rdma_cm mode.
 # Started with impl none: this script loads and unloads the SMC modules
 # itself, so every column meets the same booted kernels.  VM 0 serves,
 # VM 1 drives the workloads (tests/vm/tools/smc_bench; sockperf, iperf3
@@ -24,8 +30,10 @@
 # tests/bench/report:
 #   vm1/bench.jsonl    one JSON object per workload run and repetition,
 #                      with the busy and total jiffies of both VMs and
-#                      VM 1's RoCE packets around it
-#   vm1/meta.json      the guest kernel, size, repetitions and columns
+#                      VM 1's RoCE packets around it ("rxe"; on siw0 the
+#                      KiB its links' MPA streams carried instead)
+#   vm1/meta.json      the guest kernel, size, repetitions, columns and
+#                      RDMA device (rdma: rxe or siw)
 #   vmN/mem.jsonl      free memory (MemFree and the per-cpu free lists)
 #                      and slab before/with the idle connections, per
 #                      column and repetition, as measured: a negative
@@ -33,10 +41,11 @@
 #                      (noise larger than the connections' memory),
 #                      never made 0
 # The SMC-R columns must be SMC-R: every workload must move RoCE packets
-# on VM 1's rxe0, at least one per message or KiB of payload each way,
-# make new SMC-R connections, and no fallback or handshake error may be
-# counted on either VM; otherwise the bench fails, rather than report a
-# run that fell back to TCP as SMC-R.
+# on VM 1's rxe0, at least one per message or KiB of payload each way
+# (on siw0: at least the KiB of payload and CDC messages it sent over
+# MPA, least_moved), make new SMC-R connections, and no fallback or
+# handshake error may be counted on either VM; otherwise the bench
+# fails, rather than report a run that fell back to TCP as SMC-R.
 # redis-benchmark GET and SET against redis-server, sockperf (ping-pong
 # and throughput) and iperf3 run too when installed (tests/setup.sh
 # installs them); a missing one is skipped with a note in the log.
@@ -57,6 +66,14 @@ bench=smc_bench
 SMCCTL=$(smcctl_path) || fail "cannot find or build smcctl"
 out=$RESULTS/bench.jsonl
 : >"$out"
+# the RDMA device between the VMs (vmtest --rdma): rxe0, or siw0 alone
+# (iwarp=1), where rdma_counter counts the KiB the links' MPA streams
+# carried instead of RoCE packets
+iwarp=0 rdev=rxe0 unit="RoCE packets"
+if [ ! -d /sys/class/infiniband/rxe0 ] && [ -d /sys/class/infiniband/siw0 ]; then
+	iwarp=1 rdev=siw0 unit="KiB over MPA"
+fi
+[ -d "/sys/class/infiniband/$rdev" ] || fail "no rxe0 and no siw0"
 : >"$RESULTS/mem.jsonl"
 
 # meminfo KEY -> kB
@@ -77,7 +94,8 @@ mod_of() {
 }
 
 # load_impl MODULE [SYSCTL...]: load none, dist or ours; for ours, set
-# SMCR_BENCH_OURS_SYSCTL's and then the given "key=value" sysctls
+# the iWARP port on siw0, SMCR_BENCH_OURS_SYSCTL's and then the given
+# "key=value" sysctls
 load_impl() {
 	local dep m=$1
 
@@ -94,6 +112,10 @@ load_impl() {
 			modprobe "$dep"
 		done
 		insmod "$SMC_KO" ueid="$SMC_UEID"
+		# on siw0, the iWARP links' listener on the port rdma_counter
+		# counts (SMC_IWARP_PORT), as vmtest's impl ours puts it
+		[ "$iwarp" = 0 ] ||
+			sysctl -qw "net.smc.smcr_iwarp_port=$SMC_IWARP_PORT" || return 1
 		for dep in ${SMCR_BENCH_OURS_SYSCTL:-} "$@"; do
 			sysctl -qw "$dep" || return 1
 		done
@@ -114,7 +136,9 @@ unload_impl() {
 	fail "cannot unload the $1 module"
 }
 
-# rxe_pkts: RoCE packets VM 1's rxe0 sent and received so far ("S R")
+# rxe_pkts: RoCE packets VM 1's rxe0 sent and received so far ("S R");
+# on siw0, the KiB its SMC-R links' MPA streams sent and received
+# (rdma_counter)
 rxe_pkts() {
 	echo "$(rdma_counter sent_pkts) $(rdma_counter rcvd_pkts)"
 }
@@ -153,7 +177,7 @@ smcr_counts() {
 # rxe_pkts P0, the workload ran over SMC-R: rxe0 sent and received at
 # least that many packets (an SMC-R workload one or more per message and
 # per KiB of payload, rxe's MTU being 1024; one that fell back to TCP
-# none), and smcr_counts; else fail
+# none), or siw0 that many KiB (least_moved), and smcr_counts; else fail
 smcr_work() {
 	local c1 p1 s r
 
@@ -162,18 +186,76 @@ smcr_work() {
 	p1=$(rxe_pkts)
 	s=$((${p1% *} - ${3% *}))
 	r=$((${p1#* } - ${3#* }))
-	log "$1: rxe0 sent $s, received $r RoCE packets (want >= $4, >= $5)"
+	log "$1: $rdev sent $s, received $r $unit (want >= $4, >= $5)"
 	smcr_counts "$1" "$2" "$c1"
 	[ "$s" -ge "$4" ] && [ "$r" -ge "$5" ] ||
-		fail "$1: rxe0 sent $s and received $r RoCE packets, want >= $4 and >= $5: the workload did not run over SMC-R"
+		fail "$1: $rdev sent $s and received $r $unit, want >= $4 and >= $5: the workload did not run over SMC-R"
+}
+
+# least_moved WORKLOAD ARGS: "SENT RCVD", the least rxe_pkts must move
+# each way on VM 1 for WORKLOAD to have run over SMC-R:
+#   rr SIZE ROUNDS      a message of SIZE bytes each way per round
+#   stream BYTES        BYTES one way
+#   crr CONNS           a 64 B request and its reply per connection
+#   idle CONNS          a 64 B hello and its echo per connection
+#   redis REQUESTS      a request and its reply each (SET and GET)
+#   sockperf-pp         64 B messages both ways for seconds
+#   sockperf-tp         1472 B messages one way for a second or more
+#   iperf3 BYTES READ   BYTES one way, of which iperf3's server read
+#                       READ: it stops at the end of the test, which
+#                       comes over its other connection, and closes;
+#                       the rest need not cross the wire
+# On rxe0, RoCE packets: one or more per message and per KiB of payload
+# (rxe's MTU being 1024), and back on a stream rxe's acknowledgements
+# (asked for every 128 packets at least).  On siw0, KiB of the MPA
+# streams: each message is an RDMA WRITE of its payload and a CDC
+# message of cdc_len bytes (iWARP has no WRITE WITH IMMEDIATE), and the
+# framing (MPA, DDP, RDMAP headers, CRC) only adds; rdma_counter rounds
+# each reading down, so no more than the floor of those bytes over 1024
+# can be asked; of iperf3's payload, only what its server read.  The
+# way back of a stream has no acknowledgements there (TCP's carry no
+# MPA bytes), only the receiver's CDC cursor updates and the final
+# count: 64 B per MiB at least, as smcr_load_test asks (guest.sh),
+# which is nothing in the small form.
+cdc_len=44
+least_moved() {
+	local n
+
+	if [ "$iwarp" = 0 ]; then
+		case "$1" in
+		rr) n=$(($3 * (($2 + 1023) / 1024))); echo "$n $n" ;;
+		stream | iperf3) echo "$(($2 / 1024)) $(($2 / 131072))" ;;
+		crr | idle) echo "$2 $2" ;;
+		redis) echo "$2 $2" ;;
+		sockperf-*) echo "10 10" ;;
+		*) fail "least_moved: unknown workload $1" ;;
+		esac
+		return 0
+	fi
+	case "$1" in
+	rr)
+		n=$(($3 * ($2 + cdc_len) / 1024))
+		[ "$n" -ge 1 ] || n=1
+		echo "$n $n"
+		;;
+	stream) echo "$(($2 / 1024)) $(($2 / 16777216))" ;;
+	iperf3) echo "$(($3 / 1024)) $(($3 / 16777216))" ;;
+	crr | idle) n=$(($2 * (64 + cdc_len) / 1024)); echo "$n $n" ;;
+	# a reply can be as short as redis's "+OK": its CDC message at least
+	redis) n=$(($2 * cdc_len / 1024)); echo "$n $n" ;;
+	# ten 64 B round trips; ten 1472 B messages one way
+	sockperf-pp) n=$((10 * (64 + cdc_len) / 1024)); echo "$n $n" ;;
+	sockperf-tp) echo "$((10 * (1472 + cdc_len) / 1024)) 0" ;;
+	*) fail "least_moved: unknown workload $1" ;;
+	esac
 }
 
 # one measured workload: VM 1 runs ARGS; smc_bench reads both VMs' CPU
 # time around it (cpu_local, cpu_peer in its result), and VM 1's RoCE
 # packets around it go in "rxe": [sent, received] (every packet between
-# the two VMs: the RDMA WRITEs, SENDs and rxe's acknowledgements).  Over
-# SMC, at least SENT_MIN and RCVD_MIN of them and SMC-R connections only
-# (smcr_work).
+# the two VMs: the RDMA WRITEs, SENDs and rxe's acknowledgements; on siw0
+# the KiB over MPA).  Over SMC, at least SENT_MIN and RCVD_MIN of them
+# (least_moved) and SMC-R connections only (smcr_work).
 measure() {
 	local impl=$1 name=$2 rep=$3 smin=$4 rmin=$5 res p0 p1 c0
 	shift 5
@@ -201,7 +283,7 @@ measure() {
 redis_port=6390
 redis() {
 	local impl=$1 rep=$2 n=$3 pre=() csv op rps cpu go=/tmp/redis-cpu-go cpid
-	local p0 c0
+	local p0 c0 least
 
 	[ "$fam" = tcp ] || pre=(env "LD_PRELOAD=$preload")
 	if [ "$VM_INDEX" -eq 0 ]; then
@@ -228,8 +310,9 @@ redis() {
 		: >"$go"
 		wait "$cpid" || fail "$impl: smc_bench -w cpu failed"
 		# a SET or GET request and its reply: a message each way
-		[ "$fam" = tcp ] ||
-			smcr_work "$impl redis" "$c0" "$p0" $((2 * n)) $((2 * n))
+		least=$(least_moved redis $((2 * n)))
+		# shellcheck disable=SC2086 # least: SENT RCVD
+		[ "$fam" = tcp ] || smcr_work "$impl redis" "$c0" "$p0" $least
 		cpu=$(sed -n 's/^{"workload":"cpu",//p' /tmp/redis-cpu.json)
 		cpu=${cpu%\}}
 		[ -n "$cpu" ] || fail "$impl: no CPU figures around redis-benchmark"
@@ -290,7 +373,7 @@ mem_settled() {
 # marked "negative" and logged, never made 0.
 idle_memory() {
 	local impl=$1 n=$2 rep=$3 go=$SHARED/idle-release.$1 free0 slab0 free1 slab1
-	local pid p0 c0 tw0 tw1 neg=
+	local pid p0 c0 tw0 tw1 least neg=
 
 	barrier "idle-before"
 	read -r free0 slab0 <<<"$(mem_settled)"
@@ -305,7 +388,9 @@ idle_memory() {
 		wait_file_line "$RESULTS/idle.$impl.log" "connections open" 120 ||
 			fail "$impl: idle connections did not open"
 		# a hello and its echo on each
-		[ "$fam" = tcp ] || smcr_work "$impl idle" "$c0" "$p0" "$n" "$n"
+		least=$(least_moved idle "$n")
+		# shellcheck disable=SC2086 # least: SENT RCVD
+		[ "$fam" = tcp ] || smcr_work "$impl idle" "$c0" "$p0" $least
 	fi
 	barrier "idle-open" 180
 	read -r free1 slab1 <<<"$(mem_settled)"
@@ -346,6 +431,7 @@ wait_listen() {
 sp_seq=0
 sockperf_wl() {
 	local impl=$1 rep=$2 pre=() spid c0 p0 p1 lg mode res p50 p99 avg obs rate
+	local least
 	local sp_port=$((11111 + sp_seq))
 
 	sp_seq=$((sp_seq + 1))
@@ -372,7 +458,9 @@ sockperf_wl() {
 					>"$lg" 2>&1 || fail "$impl: sockperf tp failed: $(tail -n 3 "$lg" | paste -sd' ')"
 			fi
 			p1=$(rxe_pkts)
-			[ "$fam" = tcp ] || smcr_work "$impl sockperf-$mode" "$c0" "$p0" 10 10
+			least=$(least_moved "sockperf-$mode")
+			# shellcheck disable=SC2086 # least: SENT RCVD
+			[ "$fam" = tcp ] || smcr_work "$impl sockperf-$mode" "$c0" "$p0" $least
 			if [ "$mode" = pp ]; then
 				p50=$(sed -n 's/.*percentile 50\.000 = *\([0-9.]*\).*/\1/p' "$lg")
 				p99=$(sed -n 's/.*percentile 99\.000 = *\([0-9.]*\).*/\1/p' "$lg")
@@ -407,7 +495,7 @@ sockperf_wl() {
 # report; through smc_run for the SMC columns, plain TCP for tcp
 iperf_port=5201
 iperf3_wl() {
-	local impl=$1 rep=$2 pre=() ipid c0 p0 p1 js b s
+	local impl=$1 rep=$2 pre=() ipid c0 p0 p1 js b s least
 
 	[ "$fam" = tcp ] || pre=("$SMC_RUN")
 	if [ "$VM_INDEX" -eq 0 ]; then
@@ -425,13 +513,14 @@ iperf3_wl() {
 			-n "$iperf_bytes" --json >"$js" 2>&1 ||
 			fail "$impl: iperf3 client failed: $(grep -m1 error "$js")"
 		p1=$(rxe_pkts)
-		[ "$fam" = tcp ] || smcr_work "$impl iperf3" "$c0" "$p0" \
-			$((iperf_bytes / 1024)) $((iperf_bytes / 131072))
 		read -r b s <<<"$(/usr/bin/python3 -c 'import json, sys
 e = json.load(open(sys.argv[1]))["end"]["sum_received"]
 print(e["bytes"], e["seconds"])' "$js" 2>/dev/null)" || true
 		[[ ${b:-} =~ ^[0-9]+$ ]] && [ -n "${s:-}" ] ||
 			fail "$impl: no received bytes in iperf3's report ($js)"
+		least=$(least_moved iperf3 "$iperf_bytes" "$b")
+		# shellcheck disable=SC2086 # least: SENT RCVD
+		[ "$fam" = tcp ] || smcr_work "$impl iperf3" "$c0" "$p0" $least
 		printf '{"impl":"%s","name":"iperf3","rep":%d,"rxe":[%d,%d],"result":{"workload":"iperf3","bytes":%d,"secs":%s,"mbps":%s}}\n' \
 			"$impl" "$rep" $((${p1% *} - ${p0% *})) $((${p1#* } - ${p0#* })) \
 			"$b" "$s" "$(awk -v b="$b" -v s="$s" 'BEGIN { printf "%.2f", b / s / 1e6 }')" >>"$out"
@@ -445,17 +534,25 @@ print(e["bytes"], e["seconds"])' "$js" 2>/dev/null)" || true
 }
 
 # raw_verbs REP: perftest between the same VMs over rxe0, no SMC module
-# loaded: the testbed's limit
+# loaded: the testbed's limit.  On siw0 in perftest's rdma_cm mode (-R:
+# iWARP queue pairs are connected by the iWARP connection manager, MPA
+# over TCP), with no GID index; the client connects once siw's listening
+# socket is there.
 raw_verbs() {
 	local r=$1 t args pid
 
 	for t in ib_write_lat ib_send_lat ib_write_bw; do
-		args=(-d rxe0 -x "$gidx" -p "$vport" -n "$raw_iters")
+		if [ "$iwarp" = 1 ]; then
+			args=(-d siw0 -R -p "$vport" -n "$raw_iters")
+		else
+			args=(-d rxe0 -x "$gidx" -p "$vport" -n "$raw_iters")
+		fi
 		[ "$t" = ib_write_bw ] && args+=(-s 65536)
 		[ "$t" != ib_write_bw ] && args+=(-s 64)
 		if [ "$VM_INDEX" -eq 0 ]; then
 			run_bg "$t" "$t" "${args[@]}"
 			pid=$BG_PID
+			[ "$iwarp" = 0 ] || wait_listen "$vport" 60
 			barrier "raw-$t-$r" 60
 			wait_bg "$pid" 300 || fail "$t server failed"
 		else
@@ -519,10 +616,21 @@ command -v iperf3 >/dev/null || with_iperf3=0
 # For quick comparisons by hand: SMCR_BENCH_ONLY, the workloads to run
 # (default "rr stream crr redis sockperf iperf3 idle"), and
 # SMCR_BENCH_IMPLS, the columns (default "tcp dist ours ours-std
-# ours-dist dist-ours raw"); SMCR_BENCH_OURS_SYSCTL, "key=value ..." set
-# after loading ours (e.g. net.smc.rmem=131072).
+# ours-dist dist-ours raw", on siw0 "tcp ours raw", the only ones there);
+# SMCR_BENCH_OURS_SYSCTL, "key=value ..." set after loading ours (e.g.
+# net.smc.rmem=131072).
 only=${SMCR_BENCH_ONLY:-rr stream crr redis sockperf iperf3 idle}
-impls=${SMCR_BENCH_IMPLS:-tcp dist ours ours-std ours-dist dist-ours raw}
+if [ "$iwarp" = 1 ]; then
+	impls=${SMCR_BENCH_IMPLS:-tcp ours raw}
+	for c in $impls; do
+		case "$c" in
+		tcp | ours | raw) ;;
+		*) fail "column $c on iWARP (siw0): only tcp, ours and raw (the distribution's smc.ko falls back there, ours-std is ours without WRITE WITH IMMEDIATE, which iWARP has not)" ;;
+		esac
+	done
+else
+	impls=${SMCR_BENCH_IMPLS:-tcp dist ours ours-std ours-dist dist-ours raw}
+fi
 impls_asked=$impls
 want() { [[ " $only $impls " == *" $1 "* ]]; }
 
@@ -572,7 +680,7 @@ if want ours-std; then
 	fi
 fi
 if want raw; then
-	gidx=$(rxe_gid_index) || fail "no RoCE v2 IPv4 GID on rxe0"
+	[ "$iwarp" = 1 ] || gidx=$(rxe_gid_index) || fail "no RoCE v2 IPv4 GID on rxe0"
 	vport=18600
 fi
 if [ "$VM_INDEX" -eq 1 ]; then
@@ -581,9 +689,11 @@ if [ "$VM_INDEX" -eq 1 ]; then
 		# shellcheck disable=SC2046 # the workloads are words
 		[ "$c" = raw ] || plan+="\"$c\":[$(jlist $(plan_of "$c"))],"
 	done
-	printf '{"guest_kernel":"%s","size":"%s","repetitions":%d,"impls":[%s],"workloads":[%s],"plan":{%s}}\n' \
+	rdma=rxe
+	[ "$iwarp" = 0 ] || rdma=siw
+	printf '{"guest_kernel":"%s","size":"%s","repetitions":%d,"impls":[%s],"workloads":[%s],"plan":{%s},"rdma":"%s"}\n' \
 		"$(uname -r)" "$size" "$reps" "$(jlist $impls_asked)" \
-		"$(jlist $only)" "${plan%,}" >"$RESULTS/meta.json"
+		"$(jlist $only)" "${plan%,}" "$rdma" >"$RESULTS/meta.json"
 fi
 
 # Repetitions outside, columns inside: the testbed drifts over a run,
@@ -615,23 +725,27 @@ for ((r = 1; r <= reps; r++)); do
 			last_counts=$counts
 		fi
 		barrier "serving-$impl"
-		# the least RoCE packets each way over SMC-R: rr, a message of
-		# s bytes each way per round; stream, the payload one way, and
-		# back rxe's acknowledgements (asked for every 128 packets at
-		# least); crr, a request and its reply per connection
+		# the least RoCE packets (KiB on siw0) each way over SMC-R
+		# (least_moved): rr, a message of s bytes each way per round;
+		# stream, the payload one way; crr, a request and its reply per
+		# connection.  least: "SENT RCVD", two arguments of measure.
+		# shellcheck disable=SC2086
 		[[ $plan == *" rr "* ]] && for s in $rr_sizes; do
-			pk=$((rr_rounds * ((s + 1023) / 1024)))
-			measure "$impl" "rr-$s" "$r" "$pk" "$pk" \
+			least=$(least_moved rr "$s" "$rr_rounds")
+			measure "$impl" "rr-$s" "$r" $least \
 				-w rr -m "$s" -n "$rr_rounds"
 		done
+		# shellcheck disable=SC2086
 		[[ $plan == *" stream "* ]] && for p in $streams; do
-			measure "$impl" "stream-$p" "$r" $((stream_bytes / 1024)) \
-				$((stream_bytes / 131072)) \
+			least=$(least_moved stream "$stream_bytes")
+			measure "$impl" "stream-$p" "$r" $least \
 				-w stream -P "$p" -B $((stream_bytes / p)) -m 65536
 		done
+		# shellcheck disable=SC2086
 		[[ $plan == *" crr "* ]] && for p in $crr_par; do
-			measure "$impl" "crr-$p" "$r" $((p * crr_conns)) \
-				$((p * crr_conns)) -w crr -P "$p" -n "$crr_conns"
+			least=$(least_moved crr $((p * crr_conns)))
+			measure "$impl" "crr-$p" "$r" $least \
+				-w crr -P "$p" -n "$crr_conns"
 		done
 		[ "$with_redis" = 0 ] || [[ $plan != *" redis "* ]] ||
 			redis "$impl" "$r" "$redis_n"
@@ -640,6 +754,14 @@ for ((r = 1; r <= reps; r++)); do
 		[ "$with_iperf3" = 0 ] || [[ $plan != *" iperf3 "* ]] ||
 			iperf3_wl "$impl" "$r"
 		[[ $plan != *" idle "* ]] || idle_memory "$impl" "$idle_conns" "$r"
+		# on siw0 the link groups (lingering idle) are iWARP ones
+		if [ "$iwarp" = 1 ] && [ "$fam" != tcp ] && [ "$VM_INDEX" -eq 1 ]; then
+			lg=$RESULTS/linkgroups-$impl-$r.txt
+			"$SMCCTL" linkgroups >"$lg" 2>&1 || fail "smcctl linkgroups failed"
+			grep -q '\[iwarp\]' "$lg" ||
+				fail "$impl: no iWARP link group: $(paste -sd' ' "$lg")"
+			log "$impl: $(grep -c '\[iwarp\]' "$lg") iWARP link group(s)"
+		fi
 		if [ "$VM_INDEX" -eq 0 ]; then
 			kill "$srv" 2>/dev/null || true
 			wait "$srv" 2>/dev/null || true
