@@ -18,7 +18,11 @@
  *    does not know the client's address yet (ADD_LINK);
  *  - the client connects (smc_iw_connect()) from its QP to the server's
  *    address and port, its private data naming the server's QP and its
- *    own; the server accepts one connection that names an expected QP of
+ *    own: the two QPs name the link and, through it, its link group (each
+ *    QP number is unique on its device, while link group ids are each
+ *    host's own and the peer's link UID comes only with CONFIRM_LINK,
+ *    over the connected link); the server accepts one connection that
+ *    names an expected QP of
  *    the device it arrived on, and once it knows the link's peer
  *    (CLC confirm, ADD_LINK response) checks that the connection came
  *    from that peer's address and QP (smc_iw_wait_from());
