@@ -181,7 +181,7 @@ static int smc_iw_request(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	}
 	/* who it is: smc_iw_wait_from() checks it against the link's peer */
 	found->peer = src->sin_addr.s_addr;
-	found->peer_qpn = be32_to_cpu(pd->client_qpn);
+	found->peer_qpn = be32_to_cpu(pd->client_qpn) & 0xffffff;
 	/*
 	 * under smc_iw_lock: smc_iw_release() must see either no id (ours
 	 * to refuse) or an accepted one (its to destroy)
@@ -363,7 +363,7 @@ int smc_iw_wait_from(struct smc_iw *iw, __be32 peer, u32 peer_qpn, long timeo)
 	if (rc)
 		return rc;
 	mutex_lock(&smc_iw_lock);
-	if (iw->peer != peer || (iw->peer_qpn & 0xffffff) != peer_qpn)
+	if (iw->peer != peer || iw->peer_qpn != peer_qpn)
 		rc = -EPROTO;
 	mutex_unlock(&smc_iw_lock);
 	return rc;

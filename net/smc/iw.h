@@ -22,10 +22,10 @@
  *    QP number is unique on its device, while link group ids are each
  *    host's own and the peer's link UID comes only with CONFIRM_LINK,
  *    over the connected link); the server accepts one connection that
- *    names an expected QP of
- *    the device it arrived on, and once it knows the link's peer
- *    (CLC confirm, ADD_LINK response) checks that the connection came
- *    from that peer's address and QP (smc_iw_wait_from());
+ *    names an expected QP of the device it arrived on, and once it knows
+ *    the link's peer (CLC confirm, ADD_LINK response) checks that the
+ *    connection came from that peer's address and QP
+ *    (smc_iw_wait_from());
  *  - either end's connection going away later calls the owner's down().
  *
  * The QPs themselves stay the link's (wr.c): created and moved to INIT as
