@@ -288,6 +288,12 @@ rxe_gid_index() {
 	return 1
 }
 
+# siw_only: this VM's RDMA device is Soft-iWARP's siw0, without rxe0
+# (vmtest --rdma siw): its SMC-R links are iWARP ones
+siw_only() {
+	[ ! -d /sys/class/infiniband/rxe0 ] && [ -d /sys/class/infiniband/siw0 ]
+}
+
 # rdma_counter NAME [DEV]: a hw counter of port 1 of rxe0 (sent_pkts, ...).
 # On a VM with siw0 instead (vmtest --rdma siw), which has no counters,
 # sent_pkts and rcvd_pkts are the KiB sent and received over the iWARP
@@ -302,7 +308,7 @@ rdma_counter() {
 		rcvd_pkts) iw=$(iw_tcp_bytes | awk '{ print int($2 / 1024) }') ;;
 		esac
 		# siw0 alone, or beside rxe0 (a server with both): the sum
-		if [ ! -d /sys/class/infiniband/rxe0 ]; then
+		if siw_only; then
 			echo "$iw"
 			return 0
 		fi
@@ -314,7 +320,7 @@ rdma_counter() {
 rdma_what() {
 	if [ ! -d /sys/class/infiniband/siw0 ]; then
 		echo rxe0
-	elif [ ! -d /sys/class/infiniband/rxe0 ]; then
+	elif siw_only; then
 		echo "siw0 (KiB over MPA, TCP port $SMC_IWARP_PORT)"
 	else
 		echo "rxe0 packets + siw0 KiB over MPA (TCP port $SMC_IWARP_PORT)"
@@ -417,10 +423,7 @@ smcr_second_lan() {
 	local type=rxe
 
 	[ -e /sys/class/net/eth1 ] || fail "needs eth1 (vmtest --nics 2)"
-	if [ ! -d /sys/class/infiniband/rxe0 ] &&
-	   [ -d /sys/class/infiniband/siw0 ]; then
-		type=siw
-	fi
+	siw_only && type=siw
 	DEV1=${type}1
 	ip1=192.168.77.$((11 + VM_INDEX))
 	peer1=192.168.77.$((12 - VM_INDEX))
@@ -727,7 +730,7 @@ smcr_load_test() {
 		# iWARP: TCP's acknowledgements carry no MPA bytes; the way
 		# back has the receiver's CDC cursor updates, 64 B per MiB at
 		# least
-		[[ $(rdma_what) != siw0* ]] || back=$((payload / 16777216))
+		! siw_only || back=$((payload / 16777216))
 	fi
 	if [ "$VM_INDEX" -eq 0 ]; then
 		smcr_expect_rdma before after "$back" "$fwd"
@@ -787,7 +790,7 @@ smcr_expect_path() {
 		if [ "$peer" = ours ] || [ "$peer" = hooks ]; then
 			# iWARP links (this VM has only siw0, or the peer
 			# is one of SMCR_IW_VMS): no WIMM (iWARP has none)
-			if [ ! -d /sys/class/infiniband/rxe0 ] ||
+			if siw_only ||
 			   [[ " ${SMCR_IW_VMS:-} " == *" $((${ip##*.} - 1)) "* ]]; then
 				want=iwarp
 			elif [ "${SMCR_WIMM:-1}" != 0 ]; then

@@ -70,7 +70,7 @@ out=$RESULTS/bench.jsonl
 # (iwarp=1), where rdma_counter counts the KiB the links' MPA streams
 # carried instead of RoCE packets
 iwarp=0 rdev=rxe0 unit="RoCE packets"
-if [ ! -d /sys/class/infiniband/rxe0 ] && [ -d /sys/class/infiniband/siw0 ]; then
+if siw_only; then
 	iwarp=1 rdev=siw0 unit="KiB over MPA"
 fi
 [ -d "/sys/class/infiniband/$rdev" ] || fail "no rxe0 and no siw0"

@@ -45,7 +45,7 @@ MANY=${SMCR_FAULTS_CONNS:-64}
 FI=/sys/kernel/debug/smc_faultinj
 # eth0's RDMA device: rxe0, or siw0 (SMCR_RDMA=siw: the links are iWARP)
 DEV0=rxe0
-[ -d /sys/class/infiniband/rxe0 ] || DEV0=siw0
+! siw_only || DEV0=siw0
 SMCCTL=$(smcctl_path) || fail "cannot find or build smcctl"
 export SMCCTL
 : >"$RESULTS/smcr-problems"
