@@ -48,32 +48,37 @@ fam_of() { [ "$1" = none ] && echo inet || echo smc; }
 myfam=$(fam_of "$SMC_IMPL")
 SMCCTL=$(smcctl_path) || fail "cannot find or build smcctl"
 
-# smcr_counts: "<client SMC-R handshakes> <client fallbacks> <rxe0 sent>"
-smcr_counts() {
-	local s
+export SMCCTL
 
-	s=$("$SMCCTL" --json stats | smcj stats) || fail "smcctl --json stats failed"
-	echo "$(sed -n 's/^smcr_client=//p' <<<"$s") $(sed -n 's/^fb_client=//p' <<<"$s") $(rdma_counter sent_pkts)"
-}
-
-# smcr_judge NAME BEFORE MIN_PKTS: every connection the client side made
-# since BEFORE was SMC-R (none fell back) and RDMA moved the payload.
+# smcr_judge NAME MIN_PKTS: every connection the client side made since
+# `smcr_snapshot NAME-before` was SMC-R (none fell back, the reasons of any
+# that did are named) and RDMA moved the payload.
+# shellcheck disable=SC2154 # D_*: smcr_delta
 smcr_judge() {
-	local name=$1 b_r b_f b_p a_r a_f a_p
+	local name=$1 b_p a_p
 
-	read -r b_r b_f b_p <<<"$2"
-	read -r a_r a_f a_p <<<"$(smcr_counts)"
-	log "$name: SMC-R client handshakes +$((a_r - b_r)), fallbacks +$((a_f - b_f)), rxe0 sent_pkts +$((a_p - b_p))"
-	if [ $((a_r - b_r)) -le 0 ] || [ $((a_f - b_f)) -ne 0 ] ||
-	   [ $((a_p - b_p)) -lt "$3" ]; then
+	smcr_snapshot "$name-after"
+	smcr_delta "$name-before" "$name-after"
+	read -r b_p _ <"$RESULTS/$name-before.rdma"
+	read -r a_p _ <"$RESULTS/$name-after.rdma"
+	log "$name: SMC-R client handshakes +$D_smcr_client, fallbacks +$D_fb_client ($D_why_client), handshake errors +$D_hserr_client, rxe0 sent_pkts +$((a_p - b_p))"
+	if [ "$D_smcr_client" -le 0 ] || [ "$D_fb_client" -ne 0 ] ||
+	   [ $((a_p - b_p)) -lt "$2" ]; then
 		log "$name: NOT all connections in SMC-R mode over RDMA"
-		bad=1
+		flag "$name (not all SMC-R: fallbacks $D_why_client)"
 	fi
 }
 ip -6 addr add "fd77::$((VM_INDEX + 1))/64" dev eth0 nodad || fail "no IPv6 address"
 v6_0=fd77::1
 P_INET=7000 P_FAM=7001 P6_INET=7002 P6_FAM=7003
 bad=0
+# what failed, named in the final verdict: the last lines of stdout are
+# all a CI log keeps of a failed run
+whys=()
+flag() {
+	bad=1
+	whys+=("$1")
+}
 
 # Known deviations of the distribution's smc.ko (Linux 6.12) from TCP that
 # show on a side judged here (run by ours or by TCP), by the role the
@@ -134,12 +139,17 @@ compare() {
 		log "$name: identical ($(tail -n 1 "$RESULTS/judge-$name.txt"))"
 		return 0
 	fi
-	grep -v '^judge:' "$RESULTS/judge-$name.txt" | head -n 60 | sed "s/^/  $name| /"
+	# the verdicts that fail last, next to the summary: informational
+	# lines (the distribution's side) must not push them out of view
+	{
+		grep '^INFO' "$RESULTS/judge-$name.txt"
+		grep -v '^INFO\|^judge:' "$RESULTS/judge-$name.txt"
+	} | tail -n 60 | sed "s/^/  $name| /"
 	[ "$n" -le 60 ] || echo "  $name| ... $((n - 60)) more in judge-$name.txt"
 	grep '^judge:' "$RESULTS/judge-$name.txt" | sed "s/^/  $name| /"
 	if [ "$rc" -ne 0 ]; then
 		log "$name: FAILED (judge exit $rc)"
-		bad=1
+		flag "$name (judge: $(grep -cv '^INFO\|^judge:' "$RESULTS/judge-$name.txt") lines)"
 	else
 		log "$name: differences only named deviations or on the distribution's side"
 	fi
@@ -171,7 +181,7 @@ run() {
 	   grep -Eq '^[^ ]+ C [0-9]+\.(HANG|CHILD_FAILED) ' "$out"; then
 		log "$name: scenarios hung or crashed, judged with the transcript"
 	else
-		bad=1
+		flag "$name (sockdiff exit $rc)"
 	fi
 	return 0
 }
@@ -195,7 +205,7 @@ case "$VM_INDEX" in
 	barrier listening
 	barrier clients-done 1500
 	for p in $s1 $s2 $s3 $s4; do
-		wait_bg "$p" 30 || { log "server $p exit $?"; bad=1; }
+		wait_bg "$p" 30 || { log "server $p exit $?"; flag "server $p"; }
 	done
 	;;
 1)
@@ -217,11 +227,11 @@ case "$VM_INDEX" in
 	run oracle client --host "$VM_IP_0" --port $P_INET --family inet --out "$RESULTS/oracle.txt"
 	smcr_on=no
 	[ "$SMC_IMPL" != none ] && [ "$srv_impl" != none ] && smcr_on=yes
-	[ $smcr_on = yes ] && before=$(smcr_counts)
+	[ $smcr_on = yes ] && smcr_snapshot pair-before
 	run -m "$RESULTS/pair.txt" pair client --host "$VM_IP_0" --port $P_FAM \
 		--family "$myfam" --out "$RESULTS/pair.txt"
 	# echo_8m alone moves 8 MiB each way: at least 8192 RoCE packets
-	[ $smcr_on = yes ] && smcr_judge pair "$before" 8192
+	[ $smcr_on = yes ] && smcr_judge pair 8192
 	compare pair "$RESULTS/oracle.txt" "$RESULTS/pair.txt"
 	run oracle6 client --v6 --host $v6_0 --port $P6_INET --family inet --only "$v6_scens" \
 		--out "$RESULTS/oracle6.txt"
@@ -235,16 +245,16 @@ case "$VM_INDEX" in
 	# shellcheck disable=SC2086
 	run race-oracle race --host "$VM_IP_0" --port $P_INET --family inet --rounds 30 \
 		$sf --out "$RESULTS/race-oracle.txt"
-	[ $smcr_on = yes ] && before=$(smcr_counts)
+	[ $smcr_on = yes ] && smcr_snapshot race-pair-before
 	# shellcheck disable=SC2086
 	run race-pair race --host "$VM_IP_0" --port $P_FAM --family "$myfam" --rounds 30 \
 		$sf --out "$RESULTS/race-pair.txt"
-	[ $smcr_on = yes ] && smcr_judge race-pair "$before" 1
+	[ $smcr_on = yes ] && smcr_judge race-pair 1
 	compare race "$RESULTS/race-oracle.txt" "$RESULTS/race-pair.txt"
-	"$sd" quit --host "$VM_IP_0" --port $P_INET || bad=1
-	"$sd" quit --host "$VM_IP_0" --port $P_FAM || bad=1
-	"$sd" quit --v6 --host $v6_0 --port $P6_INET || bad=1
-	"$sd" quit --v6 --host $v6_0 --port $P6_FAM || bad=1
+	"$sd" quit --host "$VM_IP_0" --port $P_INET || flag "quit $P_INET"
+	"$sd" quit --host "$VM_IP_0" --port $P_FAM || flag "quit $P_FAM"
+	"$sd" quit --v6 --host $v6_0 --port $P6_INET || flag "quit $P6_INET"
+	"$sd" quit --v6 --host $v6_0 --port $P6_FAM || flag "quit $P6_FAM"
 	barrier clients-done 1500
 	;;
 *)
@@ -265,5 +275,6 @@ if [ "$VM_INDEX" -le 1 ] && [ "$SMC_IMPL" = ours ] && [ "$other" = ours ]; then
 fi
 barrier local-done 900
 
-[ "$bad" -eq 0 ] || fail "sockdiff found differences or errors (see above, diff-*.txt)"
+[ "$bad" -eq 0 ] ||
+	fail "sockdiff found differences or errors in: ${whys[*]} (see above, judge-*.txt, diff-*.txt)"
 log "diff-pair ok"
