@@ -102,6 +102,28 @@ static unsigned int smc_cdc_build_writes(struct smc_conn *conn, u32 n,
 }
 
 /*
+ * Does the peer need our consumer cursor now, by the window rule
+ * (smc_cdc_cons_update_needed())?  conn->lock held.
+ */
+bool smc_cdc_cons_due(struct smc_conn *conn)
+{
+	struct smc_cdc_wnd w = {
+		.size = conn->rmb->size,
+		.update_limit = conn->rx_upd_limit,
+		.peer_prod = conn->peer_prod_curs,
+		.peer_write_blocked = conn->peer_write_blocked,
+		.peer_upd_req = conn->peer_upd_req,
+	};
+
+	lockdep_assert_held(&conn->lock);
+	if (conn->rx_cons == conn->rx_cons_sent)
+		return false;
+	smc_count_to_curs(conn->rx_cons_sent, w.size, &w.confirmed);
+	smc_count_to_curs(conn->rx_cons, w.size, &w.cons);
+	return smc_cdc_cons_update_needed(&w);
+}
+
+/*
  * Leave the push to tx_work, in process context: no send slot was free,
  * or the link switched.
  */
@@ -112,15 +134,19 @@ static void smc_cdc_defer(struct smc_conn *conn)
 }
 
 /*
- * May the next @n of @pending bytes go as WRITE WITH IMMEDIATE alone?
- * Only plain data: nothing the peer must learn from a CDC message rides
- * along.  conn->lock held.
+ * May the next @n bytes go as WRITE WITH IMMEDIATE alone?  Only plain
+ * data: nothing the peer must learn from a CDC message rides along.  A
+ * writer short of room (more pending than fits) needs no write_blocked
+ * flag with our own module as the reader: its window rule
+ * (smc_cdc_cons_update_needed()) answers once the room it last announced
+ * is half used, which a writer short of room has long passed.
+ * conn->lock held.
  */
 static bool smc_cdc_wimm_ok(struct smc_conn *conn, bool force_msg,
-			    bool urg, u64 pending, u32 n)
+			    bool urg, u32 n)
 {
 	lockdep_assert_held(&conn->lock);
-	if (!n || force_msg || urg || pending != n || conn->tx_upd_req ||
+	if (!n || force_msg || urg || conn->tx_upd_req ||
 	    conn->tx_cdc_next || conn->local_abort)
 		return false;
 	/* the end of writing is a flag on the message with the last byte */
@@ -177,6 +203,7 @@ static int smc_cdc_push_once(struct smc_conn *conn, bool force_msg,
 	 */
 	if (!conn->peer_rmb_size)
 		return 0;
+	force_msg |= conn->tx_msg_owed;
 	if (conn->local_abort && !force_msg)
 		return 0;
 	pending = conn->tx_queued - conn->tx_written;
@@ -190,14 +217,19 @@ static int smc_cdc_push_once(struct smc_conn *conn, bool force_msg,
 	}
 	if (conn->local_abort || conn->peer_abort)
 		n = 0;
-	if (!n && !force_msg && conn->rx_cons == conn->rx_cons_sent)
+	/*
+	 * Nothing to write and no flag to say: a message only for a consumer
+	 * cursor the window rule does not ask for yet would be a message on
+	 * the wire for nothing (the next one carries the cursor anyway).
+	 */
+	if (!n && !force_msg && !smc_cdc_cons_due(conn))
 		return 0;
 	if (n) {
 		nw = smc_cdc_build_writes(conn, n, w);
 		if (!nw)
 			return -EPROTO;
 	}
-	if (smc_cdc_wimm_ok(conn, force_msg, urg, pending, n))
+	if (smc_cdc_wimm_ok(conn, force_msg, urg, n))
 		return smc_cdc_push_wimm(conn, w, nw, n);
 
 	m.seqno = conn->tx_seq + 1;
@@ -219,6 +251,7 @@ static int smc_cdc_push_once(struct smc_conn *conn, bool force_msg,
 	rc = smc_wr_write_send(conn->lc.link, w, nw, buf, sizeof(buf),
 			       conn->lc.token, conn->tx_written + n, 0);
 	if (rc == -EAGAIN) {
+		conn->tx_msg_owed |= force_msg;
 		smc_cdc_defer(conn);
 		*more = false;
 		return rc;
@@ -228,6 +261,7 @@ static int smc_cdc_push_once(struct smc_conn *conn, bool force_msg,
 		return rc;
 	}
 	conn->tx_blocked = false;
+	conn->tx_msg_owed = false;
 	conn->tx_upd_req = false;
 	conn->tx_cdc_next = false;
 	conn->tx_seq = m.seqno;
@@ -307,6 +341,7 @@ static int smc_cdc_replay_locked(struct smc_conn *conn)
 	conn->rx_cons_sent = conn->rx_cons;
 	conn->tx_replay = false;
 	conn->tx_cdc_next = false;
+	conn->tx_msg_owed = false;
 	return 0;
 }
 
@@ -357,7 +392,8 @@ void smc_conn_tx_work(struct work_struct *work)
 
 	do {
 		spin_lock_bh(&conn->lock);
-		rc = conn->tx_blocked ? smc_cdc_push_locked(conn, true) : 0;
+		/* what was owed is folded in (tx_msg_owed) */
+		rc = conn->tx_blocked ? smc_cdc_push_locked(conn, false) : 0;
 		link = conn->lc.link;
 		held = rc == -EAGAIN && link ? smc_wr_hold(link) : NULL;
 		spin_unlock_bh(&conn->lock);
@@ -459,7 +495,6 @@ void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 	struct sock *sk = &smc->sk;
 	__poll_t wake = 0;
 	s64 dprod, dcons;
-	struct smc_cdc_wnd wnd;
 	bool was_closed;
 	bool bad;
 
@@ -558,16 +593,7 @@ void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 	if (dcons || conn->tx_blocked)
 		smc_cdc_push_locked(conn, false);
 	/* The peer waits for room we have made but not announced. */
-	wnd.size = conn->rmb->size;
-	wnd.update_limit = conn->rx_upd_limit;
-	smc_count_to_curs(conn->rx_cons_sent, wnd.size, &wnd.confirmed);
-	smc_count_to_curs(conn->rx_cons, wnd.size, &wnd.cons);
-	wnd.peer_prod = msg->prod;
-	wnd.peer_write_blocked = msg->write_blocked;
-	wnd.peer_upd_req = msg->cons_curs_upd_req;
-	wnd.force = false;
-	if (conn->rx_cons != conn->rx_cons_sent &&
-	    smc_cdc_cons_update_needed(&wnd))
+	if (smc_cdc_cons_due(conn))
 		smc_cdc_push_locked(conn, true);
 out:
 	spin_unlock(&conn->lock);
@@ -710,7 +736,9 @@ void smc_conn_link_switch(struct smc_lgr_conn *c, struct smc_link *to)
 
 	spin_lock(&conn->lock);
 	WRITE_ONCE(c->link, to);
+	/* a CDC message on the new link, at once: tx_work owes it */
 	conn->tx_cdc_next = true;
+	conn->tx_msg_owed = true;
 	/* what the peer consumed surely arrived; completed writes did too */
 	from = max(conn->tx_done, conn->peer_cons);
 	if (from < conn->tx_written) {

@@ -86,6 +86,8 @@ struct smc_conn {
 	 * to take WIMMs from the new link only (rx_link)
 	 */
 	bool tx_cdc_next;
+	/* a message that had to be sent found no free slot: tx_work owes it */
+	bool tx_msg_owed;
 	/* receiving */
 	u64 rx_prod;
 	u64 rx_cons;
@@ -141,6 +143,7 @@ void smc_conn_hs_done(struct smc_conn *conn);
  */
 int smc_cdc_push_locked(struct smc_conn *conn, bool force_msg);
 void smc_cdc_push(struct smc_conn *conn, bool force_msg);
+bool smc_cdc_cons_due(struct smc_conn *conn);
 void smc_conn_tx_work(struct work_struct *work);
 void smc_sk_wake(struct sock *sk, __poll_t mask);
 

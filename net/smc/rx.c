@@ -116,24 +116,6 @@ static int smc_rx_recv_urg(struct smc_sock *smc, struct msghdr *msg,
 	return len ? 1 : 0;
 }
 
-/* After consuming: tell the peer when the window rule asks for it. */
-static void smc_rx_update_cons(struct smc_conn *conn)
-{
-	struct smc_cdc_wnd w = {
-		.size = conn->rmb->size,
-		.update_limit = conn->rx_upd_limit,
-		.peer_prod = conn->peer_prod_curs,
-		.peer_write_blocked = conn->peer_write_blocked,
-		.peer_upd_req = conn->peer_upd_req,
-	};
-
-	w.confirmed.wrap = (u16)div_u64_rem(conn->rx_cons_sent, w.size,
-					    &w.confirmed.count);
-	w.cons.wrap = (u16)div_u64_rem(conn->rx_cons, w.size, &w.cons.count);
-	if (smc_cdc_cons_update_needed(&w))
-		smc_cdc_push_locked(conn, true);
-}
-
 /*
  * Probing a silent peer.  Linux 6.12's smc.ko keeps data sent with
  * MSG_MORE (or under TCP_CORK) in its send buffer until the application
@@ -285,7 +267,9 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 			}
 			spin_lock_bh(&conn->lock);
 			conn->rx_cons += n;
-			smc_rx_update_cons(conn);
+			/* tell the peer when the window rule asks for it */
+			if (smc_cdc_cons_due(conn))
+				smc_cdc_push_locked(conn, true);
 			spin_unlock_bh(&conn->lock);
 			continue;
 		}
