@@ -32,6 +32,7 @@ case "$VM_INDEX" in
 	# a warm-up connection creates the link group
 	barrier warm
 	echo 1 >$T/tracing_on
+	barrier tracing
 	barrier traced 120
 	echo 0 >$T/tracing_on
 	;;
@@ -40,6 +41,9 @@ case "$VM_INDEX" in
 	smc_bench -c "$VM_IP_0" -p 5600 -f "$fam" -w crr -n 2 || fail "warm"
 	barrier warm
 	echo 1 >$T/tracing_on
+	# the server traces too before the first connection
+	barrier tracing
+	# shellcheck disable=SC2086 # the arguments are a list
 	smc_bench -c "$VM_IP_0" -p 5600 -f "$fam" ${SMCR_CRR_ARGS:--w crr -n $n} | tee "$RESULTS/crr.json"
 	echo 0 >$T/tracing_on
 	barrier traced 120
