@@ -124,15 +124,21 @@ load_impl() {
 }
 
 unload_impl() {
-	local i
+	local i err
 
 	[ "$1" != none ] || return 0
 	# sockets of the finished runs may still be closing
 	for i in $(seq 100); do
 		rmmod smc_diag 2>/dev/null || true
-		smc_rmmod 2>/dev/null && return 0
+		err=$(smc_rmmod 2>&1) && return 0
 		sleep 0.3
 	done
+	# what still holds it: processes with SMC sockets, the sockets
+	log "rmmod: $err; smc refcnt $(cat /sys/module/smc/refcnt 2>/dev/null)"
+	pgrep -a -f 'smc_bench|sockperf|iperf3|redis|wrk' | sed 's/^/  ps| /'
+	if [ "$1" = ours ] || [ "$1" = ours-std ]; then
+		"$SMCCTL" connections 2>&1 | head -n 40 | sed 's/^/  conns| /'
+	fi
 	fail "cannot unload the $1 module"
 }
 
