@@ -139,6 +139,19 @@ void smc_conn_bufs_put(struct smc_conn *conn, struct smc_lgr *lgr)
 	conn->rmb = NULL;
 }
 
+/*
+ * Both ends closed while data of ours was still unwritten: the peer will
+ * never read it, and our close flags, which ride on the message with the
+ * last byte, would never go.  TCP answers such data with a reset; so do
+ * we, at once rather than at the orphan time.  conn->lock held.
+ */
+static bool smc_close_hopeless(struct smc_conn *conn)
+{
+	lockdep_assert_held(&conn->lock);
+	return conn->peer_closed && conn->local_closed &&
+	       conn->tx_written != conn->tx_queued;
+}
+
 /* An orphaned connection ends here; holds the last socket reference. */
 static void smc_close_work(struct work_struct *work)
 {
@@ -150,6 +163,8 @@ static void smc_close_work(struct work_struct *work)
 	spin_lock_bh(&conn->lock);
 	expired = time_after_eq(jiffies, conn->close_deadline);
 	done = smc_close_done(conn);
+	if (!done && smc_close_hopeless(conn))
+		expired = true;
 	if (!done && expired && !conn->local_abort) {
 		/* give up on the peer: tell it, wait a moment for our sends */
 		conn->local_abort = true;
@@ -260,7 +275,7 @@ void smc_close_orphan(struct smc_sock *smc)
 		smc_cdc_push_locked(conn, true);
 		conn->close_deadline = jiffies + SMC_CLOSE_ABORT_WAIT;
 	}
-	if (!smc_close_done(conn))
+	if (!smc_close_done(conn) && !smc_close_hopeless(conn))
 		delay = max_t(long, conn->close_deadline - jiffies, 1);
 	conn->orphaned = true;
 	mod_delayed_work(smc_wq, &conn->close_work, delay);
