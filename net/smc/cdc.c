@@ -139,9 +139,8 @@ static void smc_cdc_defer(struct smc_conn *conn)
  * data: nothing the peer must learn from a CDC message rides along.  A
  * writer short of room (more pending than fits) needs no write_blocked
  * flag with our own module as the reader: its window rule
- * (smc_cdc_cons_update_needed(), lazy) answers once three quarters of the
- * room it last announced are used, which a writer short of room has
- * passed.
+ * (smc_cdc_cons_update_needed()) answers once the room it last announced
+ * is half used, which a writer short of room has long passed.
  * conn->lock held.
  */
 static bool smc_cdc_wimm_ok(struct smc_conn *conn, bool force_msg,
