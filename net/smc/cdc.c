@@ -113,7 +113,6 @@ bool smc_cdc_cons_due(struct smc_conn *conn)
 		.peer_prod = conn->peer_prod_curs,
 		.peer_write_blocked = conn->peer_write_blocked,
 		.peer_upd_req = conn->peer_upd_req,
-		.lazy = READ_ONCE(conn->lc.lgr->vx) & SMC_NEGO_VX_WIMM,
 	};
 
 	lockdep_assert_held(&conn->lock);

@@ -195,8 +195,7 @@ bool smc_cdc_cons_update_needed(const struct smc_cdc_wnd *w)
 	/* what the peer believes is free: it only knows @confirmed */
 	peer_free = w->size - smc_curs_diff(w->size, &w->confirmed,
 					    &w->peer_prod);
-	return peer_free <= w->size / (w->lazy ? 4 : 2) ||
-	       w->peer_write_blocked;
+	return peer_free <= w->size / 2 || w->peer_write_blocked;
 }
 
 int smc_wimm_check(u64 rx_prod, u64 rx_cons_sent, u32 size, u32 len)

@@ -146,18 +146,13 @@ struct smc_cdc_wnd {
 	bool peer_write_blocked;	/* flag in the peer's last CDC msg */
 	bool peer_upd_req;		/* cons_curs_upd_req from the peer */
 	bool force;			/* e.g. urgent data was consumed */
-	bool lazy;			/* our own peer: a quarter, not half */
 };
 
 /*
  * Must the receiver send a CDC message announcing its consumer cursor?
  * Yes when the peer asked for it or @w->force; otherwise only when more
  * than update_limit bytes were consumed since the last announcement and
- * the peer either sees at most half of the RMB as free (a quarter when
- * @w->lazy) or is blocked.  @lazy is for a peer running this module on
- * the WIMM path, which never sets write_blocked: one message per three
- * quarters of a ring instead of one per half, and the writer still has a
- * quarter to write while the message travels.
+ * the peer either sees at most half of the RMB as free or is blocked.
  */
 bool smc_cdc_cons_update_needed(const struct smc_cdc_wnd *w);
 

@@ -495,20 +495,6 @@ static void wnd_update_test(struct kunit *test)
 		w.peer_prod = curs(0, n / 2 - 1);
 		KUNIT_EXPECT_FALSE(test, smc_cdc_cons_update_needed(&w));
 
-		/* our own peer on the WIMM path: a quarter free is low */
-		w.lazy = true;
-		w.peer_prod = curs(0, n / 2);
-		KUNIT_EXPECT_FALSE(test, smc_cdc_cons_update_needed(&w));
-		w.peer_prod = curs(0, n / 2 + n / 4);
-		KUNIT_EXPECT_TRUE(test, smc_cdc_cons_update_needed(&w));
-		w.peer_prod = curs(0, n / 2 + n / 4 - 1);
-		KUNIT_EXPECT_FALSE(test, smc_cdc_cons_update_needed(&w));
-		w.peer_write_blocked = true;
-		KUNIT_EXPECT_TRUE(test, smc_cdc_cons_update_needed(&w));
-		w.peer_write_blocked = false;
-		w.lazy = false;
-		w.peer_prod = curs(0, n / 2 - 1);
-
 		/* the same across the ring end and the wrap overflow */
 		w.confirmed = curs(0xffff, n - 10);
 		w.cons = curs(0, lim - 10);
