@@ -28,6 +28,10 @@
 #       all its links, its ACTIVE links, ACTIVE links without connections,
 #       distinct RDMA devices of its ACTIVE links.
 #
+#   wimm [-f FILE]        (smcctl --json links)
+#       one line "TX_WIMM RX_WIMM": the WRITE WITH IMMEDIATEs all links
+#       sent and received (0 for a link that does not report them).
+#
 #   lgr-ext -f LINKGROUPS LINKS
 #       (smcctl --json linkgroups, smcctl --json links) one line per link
 #       group with connections: "LGR PEER_IP CONNS EXT TX_WIMM RX_WIMM":
@@ -174,6 +178,12 @@ def cmd_lgr_ext(a):
                                        get(g, "conns"), ext, tx, rx))
 
 
+def cmd_wimm(a):
+    ls = items(load(a.file), "links")
+    print("%d %d" % (sum(get(k, "tx_wimm") for k in ls if "tx_wimm" in k),
+                     sum(get(k, "rx_wimm") for k in ls if "rx_wimm" in k)))
+
+
 def cmd_conns(a):
     want = None
     if a.port:
@@ -235,7 +245,7 @@ def main():
     sub = p.add_subparsers(dest="cmd", required=True)
     for name, fn in (("lgrs", cmd_lgrs), ("links", cmd_links),
                      ("lgr-links", cmd_lgr_links), ("conns", cmd_conns),
-                     ("stats", cmd_stats)):
+                     ("stats", cmd_stats), ("wimm", cmd_wimm)):
         s = sub.add_parser(name)
         s.add_argument("-f", dest="file", metavar="FILE",
                        help="read FILE, not stdin")

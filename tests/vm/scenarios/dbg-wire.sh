@@ -25,9 +25,7 @@ counts() {
 	local st wimm
 
 	st=$(rdma statistic show link "$dev/1")
-	wimm=$("$SMCCTL" --json links | "$SMCR_PY" -c '
-import json, sys
-print(sum(l.get("tx_wimm", 0) for l in json.load(sys.stdin).get("links", [])))')
+	wimm=$("$SMCCTL" --json links | smcj wimm | cut -d' ' -f1)
 	echo "$(grep -o 'sent_pkts [0-9]*' <<<"$st" | cut -d' ' -f2)" \
 	     "$(grep -o 'rcvd_pkts [0-9]*' <<<"$st" | cut -d' ' -f2)" \
 	     "$(grep -o 'rdma_sends [0-9]*' <<<"$st" | cut -d' ' -f2)" \

@@ -12,6 +12,7 @@
 # room unannounced when it closes; either module may serve).
 set -uo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
+. "$REPO/tests/vm/lib/app.sh"
 
 [ "$VM_COUNT" -eq 2 ] || fail "needs two VMs"
 SMC_RUN=$REPO/tools/smc_run/smc_run
@@ -20,10 +21,7 @@ case "$VM_INDEX" in
 0)
 	smcr_setup
 	run_bg srv "$SMC_RUN" iperf3 -s -1 -B "$VM_IP_0" -p $port
-	for _ in $(seq 120); do
-		ss -Hltn "sport = :$port" | grep -q . && break
-		sleep 0.25
-	done
+	app_wait_listen $port 30
 	barrier up
 	barrier finished 300
 	;;
