@@ -143,12 +143,13 @@ void smc_conn_bufs_put(struct smc_conn *conn, struct smc_lgr *lgr)
  * Both ends closed while data of ours was still unwritten: the peer will
  * never read it, and our close flags, which ride on the message with the
  * last byte, would never go.  TCP answers such data with a reset; so do
- * we, at once rather than at the orphan time.  conn->lock held.
+ * we, at once rather than at the orphan time.  Once the abort is ours,
+ * its own short wait (SMC_CLOSE_ABORT_WAIT) applies.  conn->lock held.
  */
 static bool smc_close_hopeless(struct smc_conn *conn)
 {
 	lockdep_assert_held(&conn->lock);
-	return conn->peer_closed && conn->local_closed &&
+	return conn->peer_closed && conn->local_closed && !conn->local_abort &&
 	       conn->tx_written != conn->tx_queued;
 }
 
