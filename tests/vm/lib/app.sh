@@ -78,19 +78,6 @@ app_run() {
 	wait_bg "$BG_PID" "$secs"
 }
 
-# app_wait_listen PORT [SECS]: wait until a TCP listener (an SMC
-# listener's internal one counts) is bound to PORT on this VM.  No probe
-# connection: one from outside the policy's cgroup would be a fallback.
-app_wait_listen() {
-	local port=$1 deadline=$((SECONDS + ${2:-60}))
-
-	until [ -n "$(ss -Hltn "sport = :$port" 2>/dev/null)" ]; do
-		[ "$SECONDS" -ge "$deadline" ] &&
-			fail "nothing listens on port $port after ${2:-60}s"
-		sleep 0.2
-	done
-}
-
 # app_begin WAY: attach the policy (bpf), snapshot the counters, and meet
 # the other VM.
 app_begin() {

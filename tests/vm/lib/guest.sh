@@ -84,6 +84,20 @@ wait_tcp_port() {
 	done
 }
 
+# wait_listen PORT [SECS]: wait until something listens on TCP PORT here
+# (an SMC listener too: its clcsock is one), without connecting to it.
+# Fails after SECS (default 60), stretched by VM_SLOW.
+wait_listen() {
+	local port=$1 secs=$((${2:-60} * ${VM_SLOW:-1})) deadline
+
+	deadline=$((SECONDS + secs))
+	until [ -n "$(ss -Hltn "sport = :$port" 2>/dev/null)" ]; do
+		[ "$SECONDS" -lt "$deadline" ] ||
+			fail "nothing listens on port $port after ${secs}s"
+		nap 0.2
+	done
+}
+
 # smcctl_path: print the path of a current smcctl: the host's build
 # (tests/run makes it) unless it is missing or older than one of its
 # sources, else one built here into $RESULTS.  Returns 1 when neither is

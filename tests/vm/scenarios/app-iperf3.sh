@@ -38,7 +38,7 @@ for way in $APP_WAYS; do
 			app_bg "$way" "server-$way-$dir" iperf3 -s -1 -B "$VM_IP_0" \
 				-p "$port" --json
 			pid=$BG_PID
-			app_wait_listen "$port"
+			wait_listen "$port"
 			barrier "$way-$dir-listening"
 			wait_bg "$pid" 120 ||
 				smcr_problem "app-iperf3 $way $dir: server exited $?: $(tail -n 3 "$RESULTS/server-$way-$dir.log" | paste -sd';')"

@@ -78,7 +78,7 @@ for way in $APP_WAYS; do
 		nginx_conf "$dir" >"$dir/nginx.conf"
 		app_bg "$way" "nginx-$way" nginx -e "$dir/error.log" -p "$dir" -c "$dir/nginx.conf"
 		pid=$BG_PID
-		app_wait_listen "$port"
+		wait_listen "$port"
 		barrier "$way-listening"
 		barrier "$way-client-done" 180
 		kill -QUIT "$pid"

@@ -46,7 +46,7 @@ for way in $APP_WAYS; do
 			--bind "$VM_IP_0" --protected-mode no --save '' \
 			--appendonly no --dir "$dir" --daemonize no
 		pid=$BG_PID
-		app_wait_listen "$port"
+		wait_listen "$port"
 		barrier "$way-listening"
 		barrier "$way-client-done" 180
 		kill -TERM "$pid"

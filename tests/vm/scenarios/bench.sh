@@ -416,18 +416,6 @@ idle_memory() {
 	barrier "idle-done"
 }
 
-# wait_listen PORT SECS: until something listens on TCP PORT here (an SMC
-# listener's internal TCP socket counts); no probe connection, which
-# would count as a workload's connection
-wait_listen() {
-	local deadline=$((SECONDS + $2 * ${VM_SLOW:-1}))
-
-	until [ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "nothing listens on port $1 after $2 s"
-		nap 0.2
-	done
-}
-
 # sockperf IMPL REP: sockperf's server on VM 0; from VM 1 a ping-pong of
 # 64 B messages for sp_pp_secs (round-trip percentiles: --full-rtt) and
 # a throughput run of 1472 B messages for sp_tp_secs (messages/s); through

@@ -21,7 +21,7 @@ case "$VM_INDEX" in
 0)
 	smcr_setup
 	run_bg srv "$SMC_RUN" iperf3 -s -1 -B "$VM_IP_0" -p $port
-	app_wait_listen $port 30
+	wait_listen $port 30
 	barrier up
 	barrier finished 300
 	;;
