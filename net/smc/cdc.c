@@ -26,6 +26,7 @@
  * a violation rather than trusting it.
  */
 #include <linux/net.h>
+#include <linux/sizes.h>
 #include <net/sock.h>
 #include "smc.h"
 #include "clc_nego.h"
@@ -68,37 +69,45 @@ void smc_sk_wake(struct sock *sk, __poll_t mask)
 	rcu_read_unlock();
 }
 
-/* Split the next @n bytes to write into contiguous pieces. */
-static unsigned int smc_cdc_build_writes(struct smc_conn *conn, u32 n,
-					 struct smc_wr_write *w)
+/*
+ * A WRITE WITH IMMEDIATE is at most this long: the length a window of half
+ * the default RMB gives, whatever window the reader opens.  Soft-RoCE
+ * asks for an acknowledgement every 64 packets of a longer request anyway
+ * (64 KiB at its 1 KiB MTU), so longer ones would save none,
+ * and the fewer packets are outstanding, the less a lossy link retransmits
+ * before its retry count runs out.
+ */
+#define SMC_CDC_WIMM_MAX	SZ_64K
+
+/*
+ * The RDMA WRITEs for up to @n bytes of the send ring from stream position
+ * @from (smc_ring_split()).  Returns the bytes they cover, 0 without a
+ * remote key for the connection's link; *@nw is the number of writes.
+ */
+static u32 smc_cdc_build_writes(struct smc_conn *conn, u64 from, u32 n,
+				u32 max_len, struct smc_wr_write *w,
+				unsigned int *nw)
 {
+	struct smc_ring_piece p[SMC_WR_MAX_WRITES];
 	struct smc_link *link = conn->lc.link;
 	struct smc_rtoken tok;
-	u32 snd_size = conn->sndbuf->size;
-	u32 src, dst, chunk;
-	unsigned int nw = 0;
+	unsigned int i;
+	u32 done;
 
+	*nw = 0;
 	if (!smc_rtoken_get(conn->lc.lgr, conn->lc.peer_rtoken, link->idx,
 			    &tok))
 		return 0;
-	div_u64_rem(conn->tx_written, snd_size, &src);
-	div_u64_rem(conn->tx_written, conn->peer_rmb_size, &dst);
-	while (n && nw < SMC_WR_MAX_WRITES) {
-		chunk = min3(n, snd_size - src, conn->peer_rmb_size - dst);
-		w[nw].local_addr = conn->sndbuf->map[link->idx].dma_addr + src;
-		w[nw].len = chunk;
-		w[nw].remote_addr = tok.vaddr + dst;
-		w[nw].rkey = tok.rkey;
-		nw++;
-		n -= chunk;
-		src += chunk;
-		dst += chunk;
-		if (src == snd_size)
-			src = 0;
-		if (dst == conn->peer_rmb_size)
-			dst = 0;
+	done = smc_ring_split(from, n, conn->sndbuf->size, conn->peer_rmb_size,
+			      max_len, p, SMC_WR_MAX_WRITES, nw);
+	for (i = 0; i < *nw; i++) {
+		w[i].local_addr = conn->sndbuf->map[link->idx].dma_addr +
+				  p[i].src;
+		w[i].len = p[i].len;
+		w[i].remote_addr = tok.vaddr + p[i].dst;
+		w[i].rkey = tok.rkey;
 	}
-	return n ? 0 : nw;
+	return done;
 }
 
 /*
@@ -113,6 +122,7 @@ bool smc_cdc_cons_due(struct smc_conn *conn)
 		.peer_prod = conn->peer_prod_curs,
 		.peer_write_blocked = conn->peer_write_blocked,
 		.peer_upd_req = conn->peer_upd_req,
+		.lazy = READ_ONCE(conn->lc.lgr->vx) & SMC_NEGO_VX_WIMM,
 	};
 
 	lockdep_assert_held(&conn->lock);
@@ -138,8 +148,9 @@ static void smc_cdc_defer(struct smc_conn *conn)
  * data: nothing the peer must learn from a CDC message rides along.  A
  * writer short of room (more pending than fits) needs no write_blocked
  * flag with our own module as the reader: its window rule
- * (smc_cdc_cons_update_needed()) answers once the room it last announced
- * is half used, which a writer short of room has long passed.
+ * (smc_cdc_cons_update_needed(), lazy) answers once three quarters of the
+ * room it last announced are used, which a writer short of room has
+ * passed.
  * conn->lock held.
  */
 static bool smc_cdc_wimm_ok(struct smc_conn *conn, bool force_msg,
@@ -224,13 +235,19 @@ static int smc_cdc_push_once(struct smc_conn *conn, bool force_msg,
 	 */
 	if (!n && !force_msg && !smc_cdc_cons_due(conn))
 		return 0;
-	if (n) {
-		nw = smc_cdc_build_writes(conn, n, w);
-		if (!nw)
+	if (smc_cdc_wimm_ok(conn, force_msg, urg, n)) {
+		u32 part = smc_cdc_build_writes(conn, conn->tx_written, n,
+						SMC_CDC_WIMM_MAX, w, &nw);
+
+		if (!part)
 			return -EPROTO;
+		if (part < n)
+			*more = true;
+		return smc_cdc_push_wimm(conn, w, nw, part);
 	}
-	if (smc_cdc_wimm_ok(conn, force_msg, urg, n))
-		return smc_cdc_push_wimm(conn, w, nw, n);
+	if (n && smc_cdc_build_writes(conn, conn->tx_written, n, U32_MAX, w,
+				      &nw) != n)
+		return -EPROTO;
 
 	m.seqno = conn->tx_seq + 1;
 	m.token = conn->peer_token;
@@ -287,10 +304,9 @@ static int smc_cdc_replay_locked(struct smc_conn *conn)
 	struct smc_link *link = conn->lc.link;
 	u8 buf[SMC_CDC_MSG_LEN];
 	struct smc_cdc_msg m = {};
-	struct smc_rtoken tok;
-	u32 src, dst, chunk, n;
-	unsigned int nw = 0;
+	unsigned int nw;
 	int rc;
+	u32 n;
 
 	if (conn->dead || !conn->attached)
 		return -ENOLINK;
@@ -299,26 +315,10 @@ static int smc_cdc_replay_locked(struct smc_conn *conn)
 		conn->tx_replay = false;
 		return 0;
 	}
-	if (!smc_rtoken_get(conn->lc.lgr, conn->lc.peer_rtoken, link->idx,
-			    &tok))
-		return -EPROTO;
 	/* at most one wrap per ring: fewer pieces than SMC_WR_MAX_WRITES */
 	n = conn->tx_written - conn->tx_replay_from;
-	div_u64_rem(conn->tx_replay_from, conn->sndbuf->size, &src);
-	div_u64_rem(conn->tx_replay_from, conn->peer_rmb_size, &dst);
-	while (n && nw < SMC_WR_MAX_WRITES) {
-		chunk = min3(n, conn->sndbuf->size - src,
-			     conn->peer_rmb_size - dst);
-		w[nw].local_addr = conn->sndbuf->map[link->idx].dma_addr + src;
-		w[nw].len = chunk;
-		w[nw].remote_addr = tok.vaddr + dst;
-		w[nw].rkey = tok.rkey;
-		nw++;
-		n -= chunk;
-		src = (src + chunk) % conn->sndbuf->size;
-		dst = (dst + chunk) % conn->peer_rmb_size;
-	}
-	if (n)
+	if (smc_cdc_build_writes(conn, conn->tx_replay_from, n, U32_MAX, w,
+				 &nw) != n)
 		return -EPROTO;
 
 	m.seqno = conn->tx_seq + 1;

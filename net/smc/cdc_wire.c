@@ -195,7 +195,8 @@ bool smc_cdc_cons_update_needed(const struct smc_cdc_wnd *w)
 	/* what the peer believes is free: it only knows @confirmed */
 	peer_free = w->size - smc_curs_diff(w->size, &w->confirmed,
 					    &w->peer_prod);
-	return peer_free <= w->size / 2 || w->peer_write_blocked;
+	return peer_free <= w->size / (w->lazy ? 4 : 2) ||
+	       w->peer_write_blocked;
 }
 
 int smc_wimm_check(u64 rx_prod, u64 rx_cons_sent, u32 size, u32 len)
@@ -211,6 +212,31 @@ int smc_wimm_check(u64 rx_prod, u64 rx_cons_sent, u32 size, u32 len)
 	    len > size - (rx_prod - rx_cons_sent))
 		return -ENOSPC;
 	return 0;
+}
+
+u32 smc_ring_split(u64 from, u32 n, u32 snd_size, u32 rmb_size,
+		   u32 max_len, struct smc_ring_piece *p, unsigned int max,
+		   unsigned int *np)
+{
+	u32 src, dst, len, done = 0;
+
+	*np = 0;
+	if (!snd_size || !rmb_size || !max_len)
+		return 0;
+	div_u64_rem(from, snd_size, &src);
+	div_u64_rem(from, rmb_size, &dst);
+	while (done < n && *np < max) {
+		len = min3(n - done, snd_size - src, rmb_size - dst);
+		len = min(len, max_len);
+		p[*np].src = src;
+		p[*np].dst = dst;
+		p[*np].len = len;
+		(*np)++;
+		done += len;
+		src = src + len == snd_size ? 0 : src + len;
+		dst = dst + len == rmb_size ? 0 : dst + len;
+	}
+	return done;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -59,6 +59,25 @@ struct smc_cdc_msg {
  */
 int smc_wimm_check(u64 rx_prod, u64 rx_cons_sent, u32 size, u32 len);
 
+/* One contiguous piece of a write: offsets in the send ring and the RMB. */
+struct smc_ring_piece {
+	u32 src;
+	u32 dst;
+	u32 len;
+};
+
+/*
+ * Split up to @n bytes, from stream position @from, into pieces that are
+ * contiguous both in the send ring (@snd_size bytes) and in the peer's
+ * RMB (@rmb_size bytes), each at most @max_len long, at most @max pieces
+ * of them into @p.  Returns the bytes the pieces cover (less than @n when
+ * @max pieces were not enough, 0 when a size is 0); *@np is the number of
+ * pieces.
+ */
+u32 smc_ring_split(u64 from, u32 n, u32 snd_size, u32 rmb_size,
+		   u32 max_len, struct smc_ring_piece *p, unsigned int max,
+		   unsigned int *np);
+
 /*
  * Decode the CDC message in @buf (@len bytes as received).  Needs @len >=
  * 44, type byte 0xfe and length byte 44; reserved bits and bytes are
@@ -146,13 +165,18 @@ struct smc_cdc_wnd {
 	bool peer_write_blocked;	/* flag in the peer's last CDC msg */
 	bool peer_upd_req;		/* cons_curs_upd_req from the peer */
 	bool force;			/* e.g. urgent data was consumed */
+	bool lazy;			/* our own peer: a quarter, not half */
 };
 
 /*
  * Must the receiver send a CDC message announcing its consumer cursor?
  * Yes when the peer asked for it or @w->force; otherwise only when more
  * than update_limit bytes were consumed since the last announcement and
- * the peer either sees at most half of the RMB as free or is blocked.
+ * the peer either sees at most half of the RMB as free (a quarter when
+ * @w->lazy) or is blocked.  @lazy is for a peer running this module on
+ * the WIMM path, which never sets write_blocked: one message per three
+ * quarters of a ring instead of one per half, and the writer still has a
+ * quarter to write while the message travels.
  */
 bool smc_cdc_cons_update_needed(const struct smc_cdc_wnd *w);
 

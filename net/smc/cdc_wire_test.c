@@ -495,6 +495,20 @@ static void wnd_update_test(struct kunit *test)
 		w.peer_prod = curs(0, n / 2 - 1);
 		KUNIT_EXPECT_FALSE(test, smc_cdc_cons_update_needed(&w));
 
+		/* our own peer on the WIMM path: a quarter free is low */
+		w.lazy = true;
+		w.peer_prod = curs(0, n / 2);
+		KUNIT_EXPECT_FALSE(test, smc_cdc_cons_update_needed(&w));
+		w.peer_prod = curs(0, n / 2 + n / 4);
+		KUNIT_EXPECT_TRUE(test, smc_cdc_cons_update_needed(&w));
+		w.peer_prod = curs(0, n / 2 + n / 4 - 1);
+		KUNIT_EXPECT_FALSE(test, smc_cdc_cons_update_needed(&w));
+		w.peer_write_blocked = true;
+		KUNIT_EXPECT_TRUE(test, smc_cdc_cons_update_needed(&w));
+		w.peer_write_blocked = false;
+		w.lazy = false;
+		w.peer_prod = curs(0, n / 2 - 1);
+
 		/* the same across the ring end and the wrap overflow */
 		w.confirmed = curs(0xffff, n - 10);
 		w.cons = curs(0, lim - 10);
@@ -611,6 +625,71 @@ static void wimm_check_test(struct kunit *test)
 					     16), 0);
 }
 
+static void ring_split_test(struct kunit *test)
+{
+	struct smc_ring_piece p[4];
+	unsigned int np, i;
+	u32 done, off;
+	u64 from;
+
+	/* no ring, no piece */
+	KUNIT_EXPECT_EQ(test, smc_ring_split(0, 10, 0, 100, 100, p, 4, &np), 0);
+	KUNIT_EXPECT_EQ(test, np, 0);
+	KUNIT_EXPECT_EQ(test, smc_ring_split(0, 10, 100, 100, 0, p, 4, &np), 0);
+	/* one piece */
+	KUNIT_EXPECT_EQ(test, smc_ring_split(0, 100, 1000, 500, ~0U, p, 4,
+					     &np), 100);
+	KUNIT_ASSERT_EQ(test, np, 1);
+	KUNIT_EXPECT_EQ(test, p[0].src, 0);
+	KUNIT_EXPECT_EQ(test, p[0].dst, 0);
+	KUNIT_EXPECT_EQ(test, p[0].len, 100);
+	/* the send ring ends first, then the RMB */
+	KUNIT_EXPECT_EQ(test, smc_ring_split(1900, 700, 1000, 1200, ~0U, p, 4,
+					     &np), 700);
+	KUNIT_ASSERT_EQ(test, np, 3);
+	KUNIT_EXPECT_EQ(test, p[0].src, 900);
+	KUNIT_EXPECT_EQ(test, p[0].dst, 700);
+	KUNIT_EXPECT_EQ(test, p[0].len, 100);
+	KUNIT_EXPECT_EQ(test, p[1].src, 0);
+	KUNIT_EXPECT_EQ(test, p[1].dst, 800);
+	KUNIT_EXPECT_EQ(test, p[1].len, 400);
+	KUNIT_EXPECT_EQ(test, p[2].src, 400);
+	KUNIT_EXPECT_EQ(test, p[2].dst, 0);
+	KUNIT_EXPECT_EQ(test, p[2].len, 200);
+	/* the length cap; pieces run out before the bytes do */
+	KUNIT_EXPECT_EQ(test, smc_ring_split(0, 200 << 10, 256 << 10,
+					     256 << 10, 64 << 10, p, 4, &np),
+			200 << 10);
+	KUNIT_ASSERT_EQ(test, np, 4);
+	KUNIT_EXPECT_EQ(test, p[3].src, 192 << 10);
+	KUNIT_EXPECT_EQ(test, p[3].len, 8 << 10);
+	KUNIT_EXPECT_EQ(test, smc_ring_split(0, 300 << 10, 512 << 10,
+					     512 << 10, 64 << 10, p, 4, &np),
+			256 << 10);
+	KUNIT_EXPECT_EQ(test, np, 4);
+	KUNIT_EXPECT_EQ(test, smc_ring_split(0, 10, 100, 100, 100, p, 0, &np),
+			0);
+
+	/* every split: contiguous, within both rings, capped, in order */
+	for (from = 0; from < 3000; from += 37) {
+		done = smc_ring_split(from, 1500, 1000, 700, 300, p, 4, &np);
+		KUNIT_EXPECT_LE(test, done, 1500);
+		KUNIT_EXPECT_LE(test, np, 4);
+		if (done < 1500)
+			KUNIT_EXPECT_EQ(test, np, 4);
+		for (i = 0, off = 0; i < np; i++) {
+			KUNIT_EXPECT_GT(test, p[i].len, 0);
+			KUNIT_EXPECT_LE(test, p[i].len, 300);
+			KUNIT_EXPECT_EQ(test, p[i].src, (from + off) % 1000);
+			KUNIT_EXPECT_EQ(test, p[i].dst, (from + off) % 700);
+			KUNIT_EXPECT_LE(test, p[i].src + p[i].len, 1000);
+			KUNIT_EXPECT_LE(test, p[i].dst + p[i].len, 700);
+			off += p[i].len;
+		}
+		KUNIT_EXPECT_EQ(test, off, done);
+	}
+}
+
 static struct kunit_case cdc_wire_cases[] = {
 	KUNIT_CASE(golden_cdc_test),
 	KUNIT_CASE_PARAM(flag_test, cdc_flag_gen_params),
@@ -626,6 +705,7 @@ static struct kunit_case cdc_wire_cases[] = {
 	KUNIT_CASE(bufsize_test),
 	KUNIT_CASE(bufsize_pick_test),
 	KUNIT_CASE(wimm_check_test),
+	KUNIT_CASE(ring_split_test),
 	{}
 };
 

@@ -99,7 +99,7 @@ struct smc_wr_tx {
 	u32 token;
 	u64 cookie;
 	u32 bytes;		/* RDMA-written payload */
-	bool wimm;		/* writes with immediate, no SEND */
+	u8 wimm;		/* WRITE WITH IMMEDIATEs, no SEND */
 	struct ib_rdma_wr writes[SMC_WR_MAX_WRITES];
 	struct ib_sge write_sge[SMC_WR_MAX_WRITES];
 	struct ib_send_wr send;
@@ -356,7 +356,7 @@ static void smc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	lgr = link->lgr;
 	if (wc->status == IB_WC_SUCCESS) {
 		if (tx->wimm)
-			link->tx_wimm++;
+			link->tx_wimm += tx->wimm;
 		else
 			link->tx_msgs++;
 		link->tx_bytes += tx->bytes;
@@ -428,7 +428,7 @@ static int smc_wr_post(struct smc_link *link, const struct smc_wr_write *writes,
 	tx->token = token;
 	tx->cookie = cookie;
 	tx->bytes = 0;
-	tx->wimm = imm;
+	tx->wimm = 0;
 
 	first = &tx->send;
 	for (i = 0, n = 0; i < nwrites; i++) {
@@ -475,6 +475,7 @@ static int smc_wr_post(struct smc_link *link, const struct smc_wr_write *writes,
 			rc = -EINVAL;
 			goto out;
 		}
+		tx->wimm = n;
 		/* the last write completes the slot */
 		tx->writes[n - 1].wr.wr_cqe = &tx->cqe;
 		tx->writes[n - 1].wr.send_flags |= IB_SEND_SIGNALED;
