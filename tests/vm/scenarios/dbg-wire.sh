@@ -87,6 +87,11 @@ case "$VM_INDEX" in
 		# shellcheck disable=SC2086
 		smc_bench -c "$VM_IP_0" -p 5600 -f smc $r >"$RESULTS/run-$i.json" ||
 			fail "smc_bench $r"
+		# rr: its warm-up rounds were on the wire too
+		w=$(grep -o '"warmup":[0-9]*' "$RESULTS/run-$i.json" | cut -d: -f2)
+		[ -z "$w" ] ||
+			ops=$(($(grep -o '"rounds":[0-9]*' "$RESULTS/run-$i.json" |
+				cut -d: -f2) + w))
 		profile off
 		counts "$RESULTS/a1"
 		profile save "$i"

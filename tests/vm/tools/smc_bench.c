@@ -15,7 +15,8 @@
  * request header (magic, workload, message size).
  *
  *   rr      ROUNDS round trips of SIZE bytes (after 10 % warm-up rounds):
- *           median, p99 and mean latency
+ *           median, p99 and mean latency of the ROUNDS; "warmup" says
+ *           how many came before them, for counts that cover them all
  *   stream  STREAMS connections each writing BYTES in WRITE-sized writes;
  *           the server acknowledges the count it read: MB/s over the
  *           wall time of all streams
@@ -309,8 +310,8 @@ static void client_rr(uint32_t size, long rounds)
 	close(fd);
 	qsort(lat, rounds, sizeof(*lat), cmp_double);
 	snprintf(result, sizeof(result),
-		 "{\"workload\":\"rr\",\"size\":%u,\"rounds\":%ld,\"median_us\":%.1f,\"p99_us\":%.1f,\"mean_us\":%.1f",
-		 size, rounds, lat[rounds / 2], lat[(long)((rounds - 1) * 0.99)], sum / rounds);
+		 "{\"workload\":\"rr\",\"size\":%u,\"rounds\":%ld,\"warmup\":%ld,\"median_us\":%.1f,\"p99_us\":%.1f,\"mean_us\":%.1f",
+		 size, rounds, warm, lat[rounds / 2], lat[(long)((rounds - 1) * 0.99)], sum / rounds);
 	free(lat);
 	free(in);
 	free(out);
