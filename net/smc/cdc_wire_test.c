@@ -625,6 +625,14 @@ static void wimm_check_test(struct kunit *test)
 					     16), 0);
 }
 
+static void expect_piece(struct kunit *test, const struct smc_ring_piece *p,
+			 u32 src, u32 dst, u32 len)
+{
+	KUNIT_EXPECT_EQ(test, p->src, src);
+	KUNIT_EXPECT_EQ(test, p->dst, dst);
+	KUNIT_EXPECT_EQ(test, p->len, len);
+}
+
 static void ring_split_test(struct kunit *test)
 {
 	struct smc_ring_piece p[4];
@@ -640,22 +648,14 @@ static void ring_split_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smc_ring_split(0, 100, 1000, 500, ~0U, p, 4,
 					     &np), 100);
 	KUNIT_ASSERT_EQ(test, np, 1);
-	KUNIT_EXPECT_EQ(test, p[0].src, 0);
-	KUNIT_EXPECT_EQ(test, p[0].dst, 0);
-	KUNIT_EXPECT_EQ(test, p[0].len, 100);
+	expect_piece(test, &p[0], 0, 0, 100);
 	/* the send ring ends first, then the RMB */
 	KUNIT_EXPECT_EQ(test, smc_ring_split(1900, 700, 1000, 1200, ~0U, p, 4,
 					     &np), 700);
 	KUNIT_ASSERT_EQ(test, np, 3);
-	KUNIT_EXPECT_EQ(test, p[0].src, 900);
-	KUNIT_EXPECT_EQ(test, p[0].dst, 700);
-	KUNIT_EXPECT_EQ(test, p[0].len, 100);
-	KUNIT_EXPECT_EQ(test, p[1].src, 0);
-	KUNIT_EXPECT_EQ(test, p[1].dst, 800);
-	KUNIT_EXPECT_EQ(test, p[1].len, 400);
-	KUNIT_EXPECT_EQ(test, p[2].src, 400);
-	KUNIT_EXPECT_EQ(test, p[2].dst, 0);
-	KUNIT_EXPECT_EQ(test, p[2].len, 200);
+	expect_piece(test, &p[0], 900, 700, 100);
+	expect_piece(test, &p[1], 0, 800, 400);
+	expect_piece(test, &p[2], 400, 0, 200);
 	/* the length cap; pieces run out before the bytes do */
 	KUNIT_EXPECT_EQ(test, smc_ring_split(0, 200 << 10, 256 << 10,
 					     256 << 10, 64 << 10, p, 4, &np),
