@@ -220,7 +220,7 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 	u32 size = conn->rmb->size;
 	u32 avail, pos, n, first;
 	int target, rc = 0;
-	bool stop;
+	bool stop, eof;
 	long timeo;
 
 	if (flags & MSG_OOB)
@@ -242,6 +242,14 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 			break;
 		}
 		div_u64_rem(conn->rx_cons + peek_off, size, &pos);
+		/*
+		 * The end of the stream counts only together with the bytes
+		 * seen here: the peer's last data and its end may both come
+		 * in (under conn->lock) between this look and a later one,
+		 * and then the data is read first.
+		 */
+		eof = !avail && (smc_rx_eof(conn) ||
+				 (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN));
 		spin_unlock_bh(&conn->lock);
 		if (avail && !len)
 			break;
@@ -279,15 +287,8 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 			rc = sock_error(sk);
 			break;
 		}
-		if (sk->sk_shutdown & RCV_SHUTDOWN)
+		if (eof)
 			break;
-		spin_lock_bh(&conn->lock);
-		rc = smc_rx_eof(conn);
-		spin_unlock_bh(&conn->lock);
-		if (rc) {
-			rc = 0;
-			break;
-		}
 		if (!timeo) {
 			rc = -EAGAIN;
 			break;
