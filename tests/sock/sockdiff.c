@@ -737,6 +737,10 @@ static void s_echo(int fd, struct log *L, struct sinfo *S)
 		lg(L, "recv_total", "%lld arg=%u", tot, S->arg);
 		lg(L, "recv_sum", "%016llx", (unsigned long long)h);
 		lg(L, "end", "%s", err ? ename(err) : "eof");
+	} else if (err || !tot) {
+		/* unreported (many): say what ended it, for the log */
+		fprintf(stderr, "sockdiff: echo: peer port %d: %lld bytes, then %s\n",
+			sock_port(fd, 1), tot, err ? ename(err) : "eof");
 	}
 	free(buf);
 }
@@ -1897,6 +1901,10 @@ struct conc {
 	int idx, fd;
 	int ok;
 	uint64_t sum;
+	ssize_t sent;
+	int err, rerr;
+	long long got;
+	int sum_ok;
 };
 
 static pthread_mutex_t conc_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -1910,7 +1918,12 @@ static void *conc_thr(void *a)
 	gen(b, CONC_SZ, 1000 + c->idx);
 	sender_thr(&s);
 	got = recv_eof(c->fd, &c->sum);
-	c->ok = s.ret == CONC_SZ && got == CONC_SZ && c->sum == fnv(FNV_INIT, b, CONC_SZ);
+	c->rerr = got < 0 ? errno : 0;
+	c->sent = s.ret;
+	c->err = s.err;
+	c->got = got;
+	c->sum_ok = c->sum == fnv(FNV_INIT, b, CONC_SZ);
+	c->ok = s.ret == CONC_SZ && got == CONC_SZ && c->sum_ok;
 	free(b);
 	return NULL;
 }
@@ -1940,6 +1953,13 @@ static void c_many(struct cctx *C, struct log *L)
 			continue;
 		pthread_join(th[i], NULL);
 		ok += c[i].ok;
+		/* how it failed, for the log only: the transcript has the count */
+		if (!c[i].ok)
+			fprintf(stderr, "sockdiff: many: connection %d (port %d): sent %zd (%s), received %lld (%s), %s\n",
+				i, sock_port(c[i].fd, 0), c[i].sent,
+				c[i].sent < 0 ? ename(c[i].err) : "ok",
+				c[i].got, c[i].got < 0 ? ename(c[i].rerr) : "eof",
+				c[i].sum_ok ? "sum matches" : "sum differs");
 		x ^= c[i].sum * (i + 1);
 		close(c[i].fd);
 	}
@@ -2573,10 +2593,15 @@ static void *conn_thr(void *a)
 	uint32_t seq;
 	int report;
 	struct pollfd p = { .fd = fd, .events = POLLIN };
+	ssize_t got = -2;
 
 	free(sc);
-	if (poll(&p, 1, 30000) <= 0 || readn(fd, &h, sizeof(h)) != sizeof(h) ||
+	if (poll(&p, 1, 30000) <= 0 ||
+	    (got = readn(fd, &h, sizeof(h))) != sizeof(h) ||
 	    memcmp(h.magic, MAGIC, 8)) {
+		/* no client of ours: nothing to report but to the log */
+		fprintf(stderr, "sockdiff: peer port %d: no request header (read %zd of %zu, %s)\n",
+			sock_port(fd, 1), got, sizeof(h), strerror(errno));
 		close(fd);
 		return NULL;
 	}
