@@ -22,6 +22,10 @@
  * before it looks at them, once (max 30000).
  * arm_delay_ms: the next listener child that starts to wait for its
  * client's proposal sleeps this long in the middle of it, once (max 5000).
+ * rx_eof_delay_ms: the next reader that finds nothing to read sleeps this
+ * long (once, max 5000) before it decides between waiting and the end of
+ * the stream, so that the peer's last data and its end can both arrive
+ * meanwhile; the decision must rest on what it saw before the sleep.
  * buf_syncs_cpu, buf_syncs_dev (read only): buffer ranges handed to the
  * CPU and back to the devices (smc_wr_buf_sync()), for tests on Soft-RoCE,
  * where the syncs themselves do nothing.
@@ -55,6 +59,7 @@ static struct dentry *smc_fi_dir;
 static u32 smc_fi_wr_delay_ms;
 static u32 smc_fi_down_delay_ms;
 static u32 smc_fi_arm_delay_ms;
+static u32 smc_fi_rx_eof_delay_ms;
 static atomic_t smc_fi_syncs[2];	/* to the devices, to the CPU */
 static u32 smc_fi_attach_delay_ms;
 static bool smc_fi_seq_tokens;
@@ -130,6 +135,18 @@ void smc_faultinj_arm_delay(void)
 	msleep(ms);
 }
 
+void smc_faultinj_rx_eof_delay(void)
+{
+	u32 ms = min_t(u32, xchg(&smc_fi_rx_eof_delay_ms, 0),
+		       SMC_FI_DELAY_MAX_MS);
+
+	if (!ms)
+		return;
+	pr_info("fault injection: a reader with nothing to read held for %u ms\n",
+		ms);
+	msleep(ms);
+}
+
 void smc_faultinj_init(void)
 {
 	char name[32];
@@ -154,6 +171,8 @@ void smc_faultinj_init(void)
 			   &smc_fi_down_delay_ms);
 	debugfs_create_u32("arm_delay_ms", 0600, smc_fi_dir,
 			   &smc_fi_arm_delay_ms);
+	debugfs_create_u32("rx_eof_delay_ms", 0600, smc_fi_dir,
+			   &smc_fi_rx_eof_delay_ms);
 	debugfs_create_atomic_t("buf_syncs_cpu", 0400, smc_fi_dir,
 				&smc_fi_syncs[1]);
 	debugfs_create_atomic_t("buf_syncs_dev", 0400, smc_fi_dir,

@@ -14,6 +14,7 @@
 #include <net/sock.h>
 #include "smc.h"
 #include "conn.h"
+#include "testhooks.h"
 #include "trace.h"
 
 /* conn->lock held: nothing more will arrive. */
@@ -251,6 +252,8 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		eof = !avail && (smc_rx_eof(conn) ||
 				 (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN));
 		spin_unlock_bh(&conn->lock);
+		if (!avail)
+			smc_faultinj_rx_eof_delay();
 		if (avail && !len)
 			break;
 		if (avail) {

@@ -68,6 +68,11 @@ void smc_faultinj_down_delay(void);
  * of that set-up, to widen its race with the proposal's arrival.
  */
 void smc_faultinj_arm_delay(void);
+/*
+ * smc_faultinj/rx_eof_delay_ms: the next reader that finds nothing to read
+ * sleeps this long (once) before it decides to wait or to return the end.
+ */
+void smc_faultinj_rx_eof_delay(void);
 /* smc_faultinj/buf_syncs_cpu, _dev: buffer syncs counted (RMB reads) */
 void smc_faultinj_buf_sync(bool for_cpu);
 
@@ -156,6 +161,7 @@ static inline bool smc_faultinj_seq_tokens(void)
 static inline void smc_faultinj_wr_delay(void) { }
 static inline void smc_faultinj_down_delay(void) { }
 static inline void smc_faultinj_arm_delay(void) { }
+static inline void smc_faultinj_rx_eof_delay(void) { }
 static inline void smc_faultinj_buf_sync(bool for_cpu) { }
 
 static inline bool smc_hostile_clc(struct socket *clcsock, const void *buf,
