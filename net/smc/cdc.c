@@ -72,10 +72,10 @@ void smc_sk_wake(struct sock *sk, __poll_t mask)
 /*
  * A WRITE WITH IMMEDIATE is at most this long: the length a window of half
  * the default RMB gives, whatever window the reader opens.  Soft-RoCE
- * asks for an acknowledgement every 64 packets of a longer request anyway
- * (64 KiB at its 1 KiB MTU), so longer ones would save none,
- * and the fewer packets are outstanding, the less a lossy link retransmits
- * before its retry count runs out.
+ * asks for an acknowledgment every 64 packets of a longer request anyway
+ * (64 KiB at its 1 KiB MTU), so longer ones would save none, and the fewer
+ * packets are outstanding, the less a lossy link retransmits before its
+ * retry count runs out.
  */
 #define SMC_CDC_WIMM_MAX	SZ_64K
 
