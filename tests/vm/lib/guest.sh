@@ -308,6 +308,35 @@ siw_only() {
 	[ ! -d /sys/class/infiniband/rxe0 ] && [ -d /sys/class/infiniband/siw0 ]
 }
 
+# The test-hooks flavour's knobs (net/smc/testhooks.h, faultinj.c,
+# hostile.c), under debugfs
+# shellcheck disable=SC2034 # for the scenarios
+FI=/sys/kernel/debug/smc_faultinj
+# shellcheck disable=SC2034 # for the scenarios
+RULES=/sys/kernel/debug/smc_hostile/rules
+
+# debugfs_up: /sys/kernel/debug mounted
+debugfs_up() {
+	mountpoint -q /sys/kernel/debug ||
+		mount -t debugfs none /sys/kernel/debug ||
+		fail "cannot mount debugfs"
+}
+
+# need_hooks [FILE...]: this VM must run the test-hooks module (vmtest
+# --impl hooks in its place) and have each FILE (a knob's path under
+# /sys/kernel/debug); mounts debugfs.  Fails the scenario otherwise.
+need_hooks() {
+	local f
+
+	[ "${SMC_HOOKS:-0}" = 1 ] ||
+		fail "VM $VM_INDEX must load the test-hooks module (vmtest --impl hooks in its place)"
+	debugfs_up
+	for f in "$@"; do
+		[ -e "/sys/kernel/debug/$f" ] ||
+			fail "no /sys/kernel/debug/$f: not the test-hooks module?"
+	done
+}
+
 # rdma_counter NAME [DEV]: a hw counter of port 1 of rxe0 (sent_pkts, ...).
 # On a VM with siw0 instead (vmtest --rdma siw), which has no counters,
 # sent_pkts and rcvd_pkts are the KiB sent and received over the iWARP

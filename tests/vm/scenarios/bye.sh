@@ -78,8 +78,7 @@ ms_since() {
 }
 
 if [ "$VM_INDEX" -eq "$BY" ] && [ "$EVENT" = idle ]; then
-	[ "${SMC_HOOKS:-0}" = 1 ] || fail "idle: the actor runs the test-hooks module"
-	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	need_hooks smc/idle_secs
 	echo 3 >/sys/kernel/debug/smc/idle_secs || fail "cannot set smc/idle_secs"
 fi
 # SMCR_BYE_SILENT=1: the actor tells the peer nothing (Linux 6.12 deleting

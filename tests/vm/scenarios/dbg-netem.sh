@@ -19,7 +19,7 @@ conns=${SMCR_NETEM_CONNS:-4}
 loss=${SMCR_NETEM_LOSS:-5}
 reorder=${SMCR_NETEM_REORDER:-25}
 mount -t tracefs nodev $T 2>/dev/null || true
-mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+debugfs_up
 echo 8192 >$T/buffer_size_kb
 echo 1 >$T/events/smc/enable 2>/dev/null || log "no smc trace events"
 if [ "${SMCR_NETEM_DYNDBG:-1}" = 1 ]; then

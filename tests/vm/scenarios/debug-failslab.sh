@@ -22,8 +22,7 @@ rounds=${SMCR_FAILSLAB_ROUNDS:-12}
 fs=/sys/kernel/debug/failslab
 [ "$SMC_IMPL" = ours ] || fail "needs our module"
 [ "$VM_COUNT" -eq 2 ] || fail "needs two VMs"
-grep -q ' /sys/kernel/debug ' /proc/mounts ||
-	mount -t debugfs debugfs /sys/kernel/debug || fail "cannot mount debugfs"
+debugfs_up
 [ -d $fs ] || fail "no $fs: run on the debug kernel (make check-debug)"
 [ -e $fs/require-start ] || fail "no failslab stack-trace filter in this kernel"
 

@@ -63,8 +63,7 @@ wait_for "rxe0 listed, port 1 active on eth0" "$port_up"
 # The lookups of the data path, through debugfs: eth0 maps to rxe0 port 1
 # with a RoCE v2 GID that is eth0's IPv4 address; rxe has no RoCE v1 GID.
 # The port state comes from rxe's port events (IB_EVENT_PORT_ERR/_ACTIVE).
-grep -q ' /sys/kernel/debug ' /proc/mounts ||
-	mount -t debugfs none /sys/kernel/debug || fail "cannot mount debugfs"
+debugfs_up
 LOOKUP=/sys/kernel/debug/smc_ib_lookup
 lookup_re="^eth0 rxe0 1 v1 - - v2 ::ffff:${VM_IP//./\\.} [0-9]+\$"
 wait_lookup() {

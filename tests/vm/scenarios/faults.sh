@@ -37,12 +37,11 @@ set -euo pipefail
 
 [ "$VM_COUNT" -eq 2 ] || fail "needs two VMs"
 [ "$SMC_IMPL" = ours ] || fail "needs our module on both VMs"
-[ "$VM_INDEX" -ne 0 ] || [ "${SMC_HOOKS:-0}" = 1 ] ||
-	fail "VM 0 needs the test-hooks flavour: --impl hooks,ours"
+# VM 0 injects the faults
+[ "$VM_INDEX" -ne 0 ] || need_hooks smc_faultinj
 ALL=${SMCR_FAULTS_ALL:-0}
 MANY=${SMCR_FAULTS_CONNS:-64}
 [ "$ALL" != 1 ] || MANY=${SMCR_FAULTS_CONNS:-256}
-FI=/sys/kernel/debug/smc_faultinj
 # eth0's RDMA device: rxe0, or siw0 (SMCR_RDMA=siw: the links are iWARP)
 DEV0=rxe0
 ! siw_only || DEV0=siw0
@@ -216,11 +215,6 @@ fi_count() { cat "$FI/injected_$1"; }
 
 knobs
 log "faults: ALL=$ALL MANY=$MANY impl=$SMC_IMPL hooks=${SMC_HOOKS:-0}"
-if [ "$VM_INDEX" -eq 0 ]; then
-	grep -q ' /sys/kernel/debug ' /proc/mounts ||
-		mount -t debugfs none /sys/kernel/debug || fail "cannot mount debugfs"
-	[ -d "$FI" ] || fail "no $FI: is this the test-hooks flavour?"
-fi
 
 # ---- inject: QP creation and RMB allocation fail on VM 0 --------------------
 # First thing after boot: no link group exists yet, so the first attempt

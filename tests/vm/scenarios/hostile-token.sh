@@ -29,13 +29,10 @@ set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
 
 HE=$REPO/tests/vm/tools/hostile_echo.py
-RULES=/sys/kernel/debug/smc_hostile/rules
-FI=/sys/kernel/debug/smc_faultinj
 BYTES=65536
 
 [ "$VM_COUNT" -eq 2 ] || fail "hostile-token needs exactly two VMs"
-[ "${SMC_HOOKS:-0}" = 1 ] || fail "both VMs need the test-hooks module (--impl hooks,hooks)"
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+need_hooks smc_hostile/rules
 smcr_setup
 
 # jget FILE PORT FIELD: FIELD of the JSON line of FILE about PORT.
@@ -48,7 +45,7 @@ jget() {
 }
 
 if [ "$VM_INDEX" -eq 1 ]; then
-	[ -w "$FI/attach_delay_ms" ] || fail "no $FI/attach_delay_ms"
+	need_hooks smc_faultinj/attach_delay_ms
 	echo 1000 >"$FI/attach_delay_ms"
 	run_bg server "$SMCR_PY" "$HE" serve 7301 7302 7303 7304
 	SERVER=$BG_PID

@@ -24,15 +24,12 @@ set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
 
 HE=$REPO/tests/vm/tools/hostile_echo.py
-RULES=/sys/kernel/debug/smc_hostile/rules
 TABLE=$RESULTS/hostile-table.txt
 BYTES=65536
 ALL=${SMCR_HOSTILE_ALL:-0}
 
 [ "$VM_COUNT" -eq 2 ] || fail "hostile needs exactly two VMs"
-if [ "$VM_INDEX" -eq 0 ] && [ "${SMC_HOOKS:-0}" != 1 ]; then
-	fail "VM 0 must load the test-hooks module (vmtest --impl hooks,ours)"
-fi
+[ "$VM_INDEX" -ne 0 ] || need_hooks smc_hostile/rules
 
 SYNCERR=0x04000000
 TIMEOUT_CL=0x02010000
@@ -352,8 +349,6 @@ for c in "${CASES[@]}"; do
 done
 
 if [ "$VM_INDEX" -eq 0 ]; then
-	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-	[ -w "$RULES" ] || fail "no $RULES: not the test-hooks module"
 	echo clear >"$RULES"
 	for c in "${CASES[@]}"; do
 		read -r id role p _ <<<"${c%%|*}"

@@ -26,14 +26,11 @@ set -euo pipefail
 [ "$VM_COUNT" -eq 2 ] || fail "hs-arm-race needs exactly two VMs"
 ROUNDS=${SMCR_ARM_ROUNDS:-5}
 PORT=7611
-FI=/sys/kernel/debug/smc_faultinj
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 smcr_setup
 smcr_snapshot before
 
 if [ "$VM_INDEX" -eq 0 ]; then
-	[ "${SMC_HOOKS:-0}" = 1 ] || fail "VM 0 must load the test-hooks module"
-	[ -w "$FI/arm_delay_ms" ] || fail "no $FI/arm_delay_ms"
+	need_hooks smc_faultinj/arm_delay_ms
 	held0=$(dmesg | grep -c "handshake set-up held" || :)
 	run_bg srv "$SMCR_PY" -c '
 import socket, sys

@@ -21,7 +21,6 @@ set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
 
 PORT=7401
-FI=/sys/kernel/debug/smc_faultinj
 
 [ "$VM_COUNT" -eq 2 ] || fail "hs-lgr-gone needs exactly two VMs"
 smcr_setup
@@ -36,8 +35,7 @@ if [ "$VM_INDEX" -eq 0 ]; then
 	exit 0
 fi
 
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-[ -w "$FI/attach_delay_ms" ] || fail "no $FI/attach_delay_ms: the client needs --impl ...,hooks"
+need_hooks smc_faultinj/attach_delay_ms
 barrier listening
 
 cat >/tmp/lgr-gone-cli.py <<'PY'

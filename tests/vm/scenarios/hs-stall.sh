@@ -96,11 +96,9 @@ PY
 	cat "$RESULTS/server.log"
 	;;
 1)
-	[ "${SMC_HOOKS:-0}" = 1 ] || fail "VM 1 needs --impl hooks"
-	rules=/sys/kernel/debug/smc_hostile/rules
-	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-	echo "clc proposal stall port $PORT count $SILENT" >"$rules"
-	echo "clc confirm stall port $PORT" >"$rules"
+	need_hooks smc_hostile/rules
+	echo "clc proposal stall port $PORT count $SILENT" >"$RULES"
+	echo "clc confirm stall port $PORT" >"$RULES"
 	barrier ready
 	cat >/tmp/hs-holder.py <<'PY'
 import errno, os, select, socket, sys, time
@@ -146,7 +144,7 @@ PY
 	touch "$SHARED/stop"
 	wait_bg "$BG_PID" 30 || true
 	cat "$RESULTS/holder.log"
-	cat "$rules"
+	cat "$RULES"
 	;;
 2)
 	barrier ready

@@ -21,9 +21,7 @@ set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
 
 [ "$VM_COUNT" -eq 2 ] || fail "links-stale needs exactly two VMs"
-[ "${SMC_HOOKS:-0}" = 1 ] || fail "both VMs need the test-hooks module"
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-FI=/sys/kernel/debug/smc_faultinj
+need_hooks smc_faultinj/down_delay_ms smc/fail_link
 
 sysctl -qw net.smc.smcr_max_links_per_lgr=2
 smcr_second_lan

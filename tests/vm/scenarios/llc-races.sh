@@ -36,12 +36,8 @@ set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
 
 [ "$VM_COUNT" -eq 2 ] || fail "llc-races needs exactly two VMs"
-if [ "$VM_INDEX" -eq 0 ] && [ "${SMC_HOOKS:-0}" != 1 ]; then
-	fail "VM 0 must load the test-hooks module (vmtest --impl hooks,ours)"
-fi
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-RULES=/sys/kernel/debug/smc_hostile/rules
-FI=/sys/kernel/debug/smc_faultinj
+[ "$VM_INDEX" -ne 0 ] || need_hooks smc_hostile/rules smc_faultinj
+debugfs_up
 SPRAY=${SMCR_ADDLINK_SPRAY:-2000}
 smcr_setup
 

@@ -94,8 +94,7 @@ CGL=$CG/smc_load
 t0=$SECONDS
 
 smcr_setup
-[ -w /sys/kernel/debug/smc/idle_secs ] ||
-	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
+debugfs_up
 echo "$IDLE" >/sys/kernel/debug/smc/idle_secs ||
 	fail "cannot set /sys/kernel/debug/smc/idle_secs"
 sysctl -qw net.smc.smcr_max_conns_per_lgr="$PERLGR" ||

@@ -16,12 +16,10 @@ set -euo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
 
 [ "$VM_COUNT" -eq 2 ] || fail "rmb-sync needs exactly two VMs"
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-FI=/sys/kernel/debug/smc_faultinj
 smcr_setup
 
 if [ "$VM_INDEX" -eq 0 ]; then
-	[ "${SMC_HOOKS:-0}" = 1 ] || fail "VM 0 must load the test-hooks module"
+	need_hooks smc_faultinj/buf_syncs_cpu smc_faultinj/buf_syncs_dev
 	c0=$(cat "$FI/buf_syncs_cpu") d0=$(cat "$FI/buf_syncs_dev")
 	run_bg srv "$SMCR_PY" -c '
 import socket

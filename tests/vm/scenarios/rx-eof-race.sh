@@ -20,14 +20,11 @@ set -euo pipefail
 [ "$VM_COUNT" -eq 2 ] || fail "rx-eof-race needs exactly two VMs"
 ROUNDS=${SMCR_EOF_ROUNDS:-4}
 PORT=7612
-FI=/sys/kernel/debug/smc_faultinj
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 smcr_setup
 smcr_snapshot before
 
 if [ "$VM_INDEX" -eq 0 ]; then
-	[ "${SMC_HOOKS:-0}" = 1 ] || fail "VM 0 must load the test-hooks module"
-	[ -w "$FI/rx_eof_delay_ms" ] || fail "no $FI/rx_eof_delay_ms"
+	need_hooks smc_faultinj/rx_eof_delay_ms
 	held0=$(dmesg | grep -c "reader with nothing to read held" || :)
 	# each round: accept, then one blocking read loop to the end
 	run_bg srv "$SMCR_PY" -c '

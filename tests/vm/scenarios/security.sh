@@ -131,9 +131,7 @@ dbg_list() {
 	find /sys/kernel/debug -xdev -mindepth 1 -path /sys/kernel/debug/tracing -prune -o -print 2>/dev/null |
 		sort
 }
-mountpoint -q /sys/kernel/debug ||
-	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
-mountpoint -q /sys/kernel/debug || fail "cannot mount debugfs"
+debugfs_up
 dbg_list >"$RESULTS/debugfs.loaded"
 for _ in $(seq 20); do
 	smc_rmmod 2>/dev/null && break

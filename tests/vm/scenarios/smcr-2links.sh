@@ -262,8 +262,7 @@ if [ "$FAILVM" -ge 0 ]; then
 		grep -q "\"ibdev\":\"$DEV1\"" "$RESULTS/links-after-delete.json" &&
 			smcr_problem "a link is still on $DEV1 after its removal"
 	elif [ "$VM_INDEX" -eq "$FAILVM" ]; then
-		[ -w /sys/kernel/debug/smc/fail_link ] ||
-			mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
+		debugfs_up
 		sleep 3
 		links_json "$RESULTS/links-before-fail.json"
 		# LGR LINK_ID STATE IBDEV CONNS UID: the highest ACTIVE link id

@@ -27,7 +27,6 @@ set -euo pipefail
 
 HC=$REPO/tests/vm/tools/hold_conns.py
 HE=$REPO/tests/vm/tools/hostile_echo.py
-RULES=/sys/kernel/debug/smc_hostile/rules
 PORT=7701
 
 [ "$VM_COUNT" -eq 2 ] || fail "testlink needs exactly two VMs"
@@ -39,8 +38,7 @@ kmsg_count() {
 }
 
 if [ "$VM_INDEX" -eq 0 ]; then
-	[ "${SMC_HOOKS:-0}" = 1 ] || fail "VM 0 must load the test-hooks module"
-	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	need_hooks smc_hostile/rules
 	echo "llc test_link drop" >$RULES || fail "cannot write the rule"
 else
 	sysctl -qw net.smc.smcr_testlink_time=1 || fail "cannot set smcr_testlink_time"

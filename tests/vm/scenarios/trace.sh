@@ -158,7 +158,7 @@ barrier checked-fallback
 # --- 3. the client breaks its link ---
 if [ "$VM_INDEX" -eq 1 ]; then
 	D=/sys/kernel/debug
-	[ -w "$D/smc/fail_link" ] || mount -t debugfs none "$D" 2>/dev/null || true
+	debugfs_up
 	[ -w "$D/smc/fail_link" ] || fail "no $D/smc/fail_link"
 	id=$(sed -n 's/.* smcr_link_up: .* link=\([0-9]*\) .*/\1/p' "$RESULTS/trace-smcr.txt" | head -n 1)
 	[ -n "$id" ] || fail "no link id in the smcr_link_up lines"
