@@ -156,6 +156,15 @@ def gid_ipv4(gid):
     return ".".join(str(int(h[i:i + 2], 16)) for i in range(24, 32, 2))
 
 
+def wimm_sums(links):
+    """(TX, RX, EVERY): the WRITE WITH IMMEDIATEs that the links reporting
+    them (tx_wimm and rx_wimm) sent and received, and whether every link
+    reports them (Linux's module reports none)."""
+    rep = [k for k in links if "tx_wimm" in k and "rx_wimm" in k]
+    return (sum(get(k, "tx_wimm") for k in rep),
+            sum(get(k, "rx_wimm") for k in rep), len(rep) == len(links))
+
+
 def cmd_lgr_ext(a):
     links = {}
     for k in items(load(a.links), "links"):
@@ -168,10 +177,8 @@ def cmd_lgr_ext(a):
         ext = g["extensions"]
         ext = "null" if ext is None else (",".join(ext) or "-")
         ls = links.get(get(g, "id"), [])
-        if ls and all("tx_wimm" in k for k in ls):
-            tx = str(sum(get(k, "tx_wimm") for k in ls))
-            rx = str(sum(get(k, "rx_wimm") for k in ls))
-        else:
+        tx, rx, every = wimm_sums(ls)
+        if not ls or not every:
             tx = rx = "-"
         print("%08x %s %d %s %s %s" % (get(g, "id"),
                                        gid_ipv4(g.get("peer_gid")),
@@ -179,9 +186,8 @@ def cmd_lgr_ext(a):
 
 
 def cmd_wimm(a):
-    ls = items(load(a.file), "links")
-    print("%d %d" % (sum(get(k, "tx_wimm") for k in ls if "tx_wimm" in k),
-                     sum(get(k, "rx_wimm") for k in ls if "rx_wimm" in k)))
+    tx, rx, _ = wimm_sums(items(load(a.file), "links"))
+    print("%d %d" % (tx, rx))
 
 
 def cmd_conns(a):
