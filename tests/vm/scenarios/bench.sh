@@ -372,30 +372,39 @@ mem_settled() {
 	echo "$b"
 }
 
-# memory per idle connection: N connections open, then both VMs look.
-# It runs first after each load of a module: both SMC modules keep the
-# buffers of closed connections in their link group for later ones, so
-# after the other workloads the idle connections would reuse buffers
-# already missing from free memory, and the count would depend on what
-# ran before (the distribution's module, which reuses more, came out
-# near 0 KiB in some repetitions).  From a fresh load the count includes
-# the link group itself, shared by the N connections.
-# Written as measured; a negative difference (more free, or less slab,
-# with the connections open) is noise larger than what the connections
-# take (TIME_WAIT sockets of the workloads before that expired, ...):
-# marked "negative" and logged, never made 0.
+# memory per idle connection: what N more connections take, to a peer
+# that already has one (the link group exists), both VMs reading free
+# memory before and with them.  It runs first after each load of a
+# module, so that no closed connection of an earlier workload left
+# buffers in a link group's pool (both modules keep them) for these to
+# reuse unseen.  The first connection, the anchor, opens the link group;
+# what it took, the link group's own memory and its buffers, is written
+# apart (lgr_kb): per peer host, not per connection.  Both VMs read
+# before any connection moves (mem_settled may take ten seconds on one
+# VM and one on the other).  Written as measured; a negative difference
+# (more free, or less slab, with the connections open) is noise larger
+# than what the connections take (TIME_WAIT sockets of the workloads
+# before that expired, ...): marked "negative" and logged, never made 0.
 idle_memory() {
 	local impl=$1 n=$2 rep=$3 go=$SHARED/idle-release.$1 free0 slab0 free1 slab1
-	local pid p0 c0 tw0 tw1 least neg=
+	local pid apid p0 c0 tw0 tw1 least neg= freea
 
 	barrier "idle-before"
-	read -r free0 slab0 <<<"$(mem_settled)"
-	tw0=$(ss -Htan state time-wait | wc -l)
-	# no connection before both have looked (mem_settled may take ten
-	# seconds on one VM and one on the other)
-	barrier "idle-base"
+	read -r freea _ <<<"$(mem_settled)"
+	barrier "idle-base0"
 	if [ "$VM_INDEX" -eq 1 ]; then
 		rm -f "$go"
+		"$bench" -c "$VM_IP_0" -p "$port" -f "$fam" -w idle -n 1 -W "$go" \
+			>"$RESULTS/idle-anchor.$impl.log" 2>&1 &
+		apid=$!
+		wait_file_line "$RESULTS/idle-anchor.$impl.log" "connections open" 120 ||
+			fail "$impl: the anchor connection did not open"
+	fi
+	barrier "idle-anchored" 180
+	read -r free0 slab0 <<<"$(mem_settled)"
+	tw0=$(ss -Htan state time-wait | wc -l)
+	barrier "idle-base"
+	if [ "$VM_INDEX" -eq 1 ]; then
 		[ "$fam" = tcp ] || c0=$(counts_now)
 		p0=$(rxe_pkts)
 		"$bench" -c "$VM_IP_0" -p "$port" -f "$fam" -w idle -n "$n" -W "$go" \
@@ -415,13 +424,14 @@ idle_memory() {
 		neg=',"negative":true'
 		log "idle memory, $impl: free memory dropped by $((free0 - free1)) KiB, slab grew by $((slab1 - slab0)) KiB with $n connections open (TIME_WAIT sockets $tw0 -> $tw1): negative, noise larger than the connections' memory; kept as measured"
 	fi
-	printf '{"impl":"%s","rep":%d,"conns":%d,"memfree_kb":%d,"slab_kb":%d%s}\n' \
-		"$impl" "$rep" "$n" $((free0 - free1)) $((slab1 - slab0)) "$neg" \
-		>>"$RESULTS/mem.jsonl"
+	printf '{"impl":"%s","rep":%d,"conns":%d,"memfree_kb":%d,"slab_kb":%d,"lgr_kb":%d%s}\n' \
+		"$impl" "$rep" "$n" $((free0 - free1)) $((slab1 - slab0)) \
+		$((freea - free0)) "$neg" >>"$RESULTS/mem.jsonl"
 	barrier "idle-measured"
 	if [ "$VM_INDEX" -eq 1 ]; then
 		: >"$go"
 		wait "$pid" || fail "$impl: idle client failed"
+		wait "$apid" || fail "$impl: the anchor client failed"
 	fi
 	barrier "idle-done"
 }
