@@ -322,6 +322,12 @@ debugfs_up() {
 		fail "cannot mount debugfs"
 }
 
+# kmsg_count REGEX: lines of this VM's kernel log matching the extended
+# regex REGEX (0 when none)
+kmsg_count() {
+	dmesg | grep -Ec -- "$1" || true
+}
+
 # need_hooks [FILE...]: this VM must run the test-hooks module (vmtest
 # --impl hooks in its place) and have each FILE (a knob's path under
 # /sys/kernel/debug); mounts debugfs.  Fails the scenario otherwise.

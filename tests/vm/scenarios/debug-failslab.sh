@@ -52,7 +52,7 @@ faults() { # PCT: fail PCT % of the module's slab allocations (0: none)
 	printf '0x%x\n' $((0x$hi + 0x1000)) >$fs/require-end
 	echo "$1" >$fs/probability
 }
-injected() { dmesg | grep -c 'FAULT_INJECTION: forcing a failure' || true; }
+injected() { kmsg_count 'FAULT_INJECTION: forcing a failure'; }
 
 rx0=$(rdma_counter rcvd_pkts)
 faults "$pct"

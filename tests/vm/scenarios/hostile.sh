@@ -133,7 +133,7 @@ expect_hs_err() {
 
 # junk_lines: the victim's kernel log lines about malformed messages.
 junk_lines() {
-	dmesg | grep -cE 'malformed (LLC|CDC)|unknown message type|callbacks suppressed' || true
+	kmsg_count 'malformed (LLC|CDC)|unknown message type|callbacks suppressed'
 }
 
 problem() {

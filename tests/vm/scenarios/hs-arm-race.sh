@@ -31,7 +31,7 @@ smcr_snapshot before
 
 if [ "$VM_INDEX" -eq 0 ]; then
 	need_hooks smc_faultinj/arm_delay_ms
-	held0=$(dmesg | grep -c "handshake set-up held" || :)
+	held0=$(kmsg_count "handshake set-up held")
 	run_bg srv "$SMCR_PY" -c '
 import socket, sys
 ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)  # IPPROTO_SMC
@@ -60,7 +60,7 @@ for _ in range(int(sys.argv[2])):
 	wait_bg "$BG_PID" 30 || smcr_problem "server: $(paste -sd' ' "$RESULTS/srv.log")"
 	# past SMC_CLC_WAIT_TIME (2 s) after the last child's set-up
 	sleep 4
-	held=$(($(dmesg | grep -c "handshake set-up held" || :) - held0))
+	held=$(($(kmsg_count "handshake set-up held") - held0))
 	log "server: $(grep -c '^echoed 4096' "$RESULTS/srv.log") of $ROUNDS echoed, set-up held $held times"
 	[ "$(grep -c '^echoed 4096' "$RESULTS/srv.log")" -eq "$ROUNDS" ] ||
 		smcr_problem "server echoed $(grep -c '^echoed 4096' "$RESULTS/srv.log") of $ROUNDS connections"

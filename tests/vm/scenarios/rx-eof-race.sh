@@ -25,7 +25,7 @@ smcr_snapshot before
 
 if [ "$VM_INDEX" -eq 0 ]; then
 	need_hooks smc_faultinj/rx_eof_delay_ms
-	held0=$(dmesg | grep -c "reader with nothing to read held" || :)
+	held0=$(kmsg_count "reader with nothing to read held")
 	# each round: accept, then one blocking read loop to the end
 	run_bg srv "$SMCR_PY" -c '
 import socket, sys
@@ -53,7 +53,7 @@ for _ in range(int(sys.argv[2])):
 		barrier "armed-$r"
 		# the reader of this round's connection is in the hold
 		n=0
-		until [ "$(dmesg | grep -c "reader with nothing to read held" || :)" -ge $((held0 + r)) ]; do
+		until [ "$(kmsg_count "reader with nothing to read held")" -ge $((held0 + r)) ]; do
 			n=$((n + 1))
 			[ "$n" -le 200 ] || fail "round $r: the reader was never held"
 			nap 0.1
@@ -62,7 +62,7 @@ for _ in range(int(sys.argv[2])):
 		barrier "done-$r" 30
 	done
 	wait_bg "$BG_PID" 30 || smcr_problem "server: $(paste -sd' ' "$RESULTS/srv.log")"
-	held=$(($(dmesg | grep -c "reader with nothing to read held" || :) - held0))
+	held=$(($(kmsg_count "reader with nothing to read held") - held0))
 	echoed=$(grep -c '^echoed 4096$' "$RESULTS/srv.log" || :)
 	log "server: $echoed of $ROUNDS read to the end and echoed, reader held $held times ($(grep '^echoed' "$RESULTS/srv.log" | paste -sd' '))"
 	[ "$echoed" -eq "$ROUNDS" ] ||

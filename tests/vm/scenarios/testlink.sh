@@ -32,11 +32,6 @@ PORT=7701
 [ "$VM_COUNT" -eq 2 ] || fail "testlink needs exactly two VMs"
 smcr_setup
 
-# kmsg_count REGEX: lines of this VM's kernel log matching REGEX
-kmsg_count() {
-	dmesg | grep -Ec "$1" || true
-}
-
 if [ "$VM_INDEX" -eq 0 ]; then
 	need_hooks smc_hostile/rules
 	echo "llc test_link drop" >$RULES || fail "cannot write the rule"
