@@ -120,6 +120,8 @@ finish() {
 	local rc=$1
 
 	kmemleak_scan
+	[ -z "${SMCR_VM_TRACE:-}" ] ||
+		cat /sys/kernel/tracing/trace >"$RESULTS/trace.txt" 2>&1
 	echo "$rc" >"$RESULTS/exit_code"
 	if [ "$rc" -ne 0 ]; then
 		: >"$SHARED/.abort.vm$VM_INDEX"
@@ -223,6 +225,10 @@ setup() {
 		case ",${SMC_RDMA:-rxe}," in
 		*,siw,*) sysctl -qw net.smc.smcr_iwarp_port=5399 || return 1 ;;
 		esac
+		# by hand: knobs for a whole run (SMCR_VM_SYSCTL="k=v ...")
+		for kv in ${SMCR_VM_SYSCTL:-}; do
+			sysctl -qw "$kv" || return 1
+		done
 		;;
 	dist)
 		modprobe smc || return 1
@@ -236,6 +242,15 @@ setup() {
 		;;
 	esac
 	smc_identity || return 1
+	# by hand: trace events for the whole run, SMCR_VM_TRACE="smc/x ...",
+	# read into $RESULTS/trace.txt at the end
+	if [ -n "${SMCR_VM_TRACE:-}" ]; then
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+		echo 16384 >/sys/kernel/tracing/buffer_size_kb
+		for ev in $SMCR_VM_TRACE; do
+			echo 1 >"/sys/kernel/tracing/events/$ev/enable" || return 1
+		done
+	fi
 	for mod in $(lsmod | awk 'NR > 1 && $1 ~ /smc|rxe|siw/ {print $1}'); do
 		log_setup "loaded: $mod"
 	done
