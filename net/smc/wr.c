@@ -30,7 +30,15 @@
  * Memory registration.  RMBs get a fast-registration MR; the REG_MR work
  * request can only be posted once the QP is in RTS, so an RMB mapped
  * before that (the first connection's) gets its MR and rkey at once and
- * is registered by smc_wr_qp_rts().
+ * is registered by smc_wr_qp_rts().  A REG_MR goes only on an idle send
+ * queue: the gate (SMC_WR_REG_GATE) holds new senders back until every
+ * slot is back, then until the REG_MR has completed.  Soft-RoCE needs
+ * it: its go-back-N retransmission restarts at the oldest unacknowledged
+ * work request and executes a REG_MR it finds on the way a second time,
+ * which fails ("not free") and puts the QP, and so the link, in error,
+ * with nothing but flushes to show for it.  Under loss that happened to
+ * about one first contact in eight.  Registrations are rare (a new RMB),
+ * and an idle queue costs them one round trip at most.
  *
  * Teardown.  Every signaled WR and every receive is counted in @posted.
  * smc_wr_link_quiesce() marks the link down, moves the QP to the error
@@ -89,6 +97,7 @@ enum {
 	SMC_WR_DOWN,		/* sends fail, completions quiet */
 	SMC_WR_QUIESCED,	/* QP in error and drained (bounded) */
 	SMC_WR_DETACHED,	/* the link has let go: never touch wr->link */
+	SMC_WR_REG_GATE,	/* a REG_MR waits for an idle send queue */
 };
 
 struct smc_wr;
@@ -223,20 +232,53 @@ static void smc_wr_qp_error(struct smc_wr *wr)
 
 /* ---- sending ---- */
 
+static bool smc_wr_gated(const struct smc_wr *wr)
+{
+	return test_bit(SMC_WR_REG_GATE, &wr->flags);
+}
+
+static void smc_wr_slot_put(struct smc_wr *wr, unsigned int idx)
+{
+	clear_bit_unlock(idx, wr->tx_used);
+	wake_up(&wr->wait);
+}
+
 static int smc_wr_slot_try(struct smc_wr *wr, bool big)
 {
 	unsigned int i;
 
-	if (big)
-		return test_and_set_bit_lock(SMC_WR_BIG_SLOT, wr->tx_used) ?
-		       -EAGAIN : SMC_WR_BIG_SLOT;
-	for (;;) {
-		i = find_first_zero_bit(wr->tx_used, SMC_WR_SLOTS);
-		if (i >= SMC_WR_SLOTS)
+	if (big) {
+		if (test_and_set_bit_lock(SMC_WR_BIG_SLOT, wr->tx_used))
 			return -EAGAIN;
-		if (!test_and_set_bit_lock(i, wr->tx_used))
-			return i;
+		i = SMC_WR_BIG_SLOT;
+	} else {
+		for (;;) {
+			i = find_first_zero_bit(wr->tx_used, SMC_WR_SLOTS);
+			if (i >= SMC_WR_SLOTS)
+				return -EAGAIN;
+			if (!test_and_set_bit_lock(i, wr->tx_used))
+				break;
+		}
 	}
+	/*
+	 * Slot taken, then the gate read; smc_wr_reg_locked() sets the gate,
+	 * then reads the slots: one of the two sees the other.
+	 */
+	smp_mb__after_atomic();
+	if (unlikely(smc_wr_gated(wr))) {
+		smc_wr_slot_put(wr, i);
+		return -EAGAIN;
+	}
+	return i;
+}
+
+/*
+ * No send slot taken: every posted send has completed, and with it (RC)
+ * everything before it on the queue was acknowledged.
+ */
+static bool smc_wr_tx_idle(const struct smc_wr *wr)
+{
+	return find_first_bit(wr->tx_used, SMC_WR_SLOTS + 1) > SMC_WR_SLOTS;
 }
 
 /* wait condition: a slot (>= 0) or -ENOLINK in *@res */
@@ -262,12 +304,6 @@ static int smc_wr_slot_get(struct smc_wr *wr, bool big, long timeo)
 				timeo))
 		return -ETIMEDOUT;
 	return res;
-}
-
-static void smc_wr_slot_put(struct smc_wr *wr, unsigned int idx)
-{
-	clear_bit_unlock(idx, wr->tx_used);
-	wake_up(&wr->wait);
 }
 
 /*
@@ -332,8 +368,9 @@ void smc_wr_slot_wait(struct smc_wr *wr, long timeo)
 	 * up waiting.
 	 */
 	wait_event_timeout(wr->wait, smc_wr_is_down(wr) ||
-			   find_first_zero_bit(wr->tx_used, SMC_WR_SLOTS) <
-			   SMC_WR_SLOTS, timeo);
+			   (!smc_wr_gated(wr) &&
+			    find_first_zero_bit(wr->tx_used, SMC_WR_SLOTS) <
+			    SMC_WR_SLOTS), timeo);
 	smc_wr_busy_put(wr);
 }
 
@@ -712,13 +749,26 @@ static int smc_wr_reg_locked(struct smc_wr *wr, struct ib_mr *mr)
 	lockdep_assert_held(&wr->reg_mutex);
 	if (smc_wr_is_down(wr))
 		return -ENOLINK;
+	/* an idle send queue first (see the top of the file) */
+	set_bit(SMC_WR_REG_GATE, &wr->flags);
+	smp_mb__after_atomic();	/* pairs with smc_wr_slot_try() */
+	if (!wait_event_timeout(wr->wait,
+				smc_wr_is_down(wr) || smc_wr_tx_idle(wr),
+				SMC_WR_REG_TIMEO)) {
+		rc = -EBUSY;	/* a link this slow: not now */
+		goto open;
+	}
+	if (smc_wr_is_down(wr)) {
+		rc = -ENOLINK;
+		goto open;
+	}
 	reinit_completion(&wr->reg_done);
 	wr->reg_status = -EIO;
 	atomic_inc(&wr->posted);
 	rc = ib_post_send(wr->qp, &reg.wr, NULL);
 	if (rc) {
 		atomic_dec(&wr->posted);
-		return rc;
+		goto open;
 	}
 	if (!wait_for_completion_timeout(&wr->reg_done, SMC_WR_REG_TIMEO)) {
 		ibdev_warn(wr->ibdev,
@@ -726,9 +776,15 @@ static int smc_wr_reg_locked(struct smc_wr *wr, struct ib_mr *mr)
 			   smc_wr_id(wr));
 		smc_wr_fail(wr);
 		smc_wr_qp_error(wr);
-		return -ETIMEDOUT;
+		rc = -ETIMEDOUT;
+		goto open;
 	}
-	return wr->reg_status;
+	rc = wr->reg_status;
+open:
+	clear_bit(SMC_WR_REG_GATE, &wr->flags);
+	smp_mb__after_atomic();	/* gate open before the waiters look */
+	wake_up_all(&wr->wait);
+	return rc;
 }
 
 static struct smc_wr_mr *smc_wr_mr_find(struct smc_wr *wr, struct ib_mr *mr)
@@ -1351,12 +1407,6 @@ void smc_wr_link_quiesce(struct smc_link *link)
 		ibdev_warn(wr->ibdev,
 			   "smc: link %u: %d work requests not completed\n",
 			   link->link_id, atomic_read(&wr->posted));
-}
-
-/* no send slot taken: every posted send has completed */
-static bool smc_wr_tx_idle(struct smc_wr *wr)
-{
-	return find_first_bit(wr->tx_used, SMC_WR_SLOTS + 1) > SMC_WR_SLOTS;
 }
 
 /* See wr.h. */
