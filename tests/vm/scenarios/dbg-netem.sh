@@ -8,7 +8,12 @@
 # SMCR_NETEM_REORDER percent (25; 0: none) sent at once, ahead of the
 # others (netem's reorder, 50% correlated).  Results:
 # each VM's dmesg.txt, trace.txt and rxe0's counters (rdma-stats.txt).
-# SMCR_NETEM_DYNDBG=0: without rxe's messages (they overrun dmesg).
+# SMCR_NETEM_DYNDBG=0: without rxe's messages (all of them overrun dmesg
+# unless the kernel has log_buf_len=128M: SMC_VM_APPEND); =errors: only
+# those of rxe's responder and memory regions, which it prints for errors,
+# and a stack trace in trace.txt whenever rxe puts a QP in error.
+# SMCR_NETEM_FRESH=1: the module reloaded on both VMs before every round,
+# so that every round makes its first contact under the loss.
 #   tests/vm/vmtest --vms 2 --impl ours scenarios/dbg-netem.sh
 set -uo pipefail
 . "$REPO/tests/vm/lib/guest.sh"
@@ -22,10 +27,22 @@ mount -t tracefs nodev $T 2>/dev/null || true
 debugfs_up
 echo 8192 >$T/buffer_size_kb
 echo 1 >$T/events/smc/enable 2>/dev/null || log "no smc trace events"
-if [ "${SMCR_NETEM_DYNDBG:-1}" = 1 ]; then
+case ${SMCR_NETEM_DYNDBG:-1} in
+1)
 	echo 'module rdma_rxe +p' >/sys/kernel/debug/dynamic_debug/control ||
 		log "no dynamic debug for rdma_rxe"
-fi
+	;;
+errors)
+	for q in 'file rxe_mr.c +p' 'file rxe_resp.c line 1-1500 +p'; do
+		echo "$q" >/sys/kernel/debug/dynamic_debug/control ||
+			log "no dynamic debug: $q"
+	done
+	echo 'p:rxe_qp_err rxe_qp_error' >>$T/kprobe_events &&
+		echo stacktrace >$T/events/kprobes/rxe_qp_err/trigger &&
+		echo 1 >$T/events/kprobes/rxe_qp_err/enable ||
+		log "no kprobe on rxe_qp_error"
+	;;
+esac
 modprobe sch_netem || fail "no sch_netem"
 reo=()
 [ "$reorder" = 0 ] || reo=(reorder "$reorder%" 50%)
@@ -35,6 +52,23 @@ echo 1 >$T/tracing_on
 failed=0
 for ((r = 1; r <= rounds; r++)); do
 	port=$((5700 + r))
+	if [ "${SMCR_NETEM_FRESH:-0}" = 1 ] && [ "$r" -gt 1 ]; then
+		# the distribution's smc_diag holds smc
+		[ "$SMC_IMPL" != dist ] || rmmod smc_diag 2>/dev/null
+		for _ in $(seq 80); do
+			smc_rmmod 2>/dev/null && break
+			sleep 0.25
+		done
+		if [ "$SMC_IMPL" = dist ]; then
+			modprobe smc || fail "modprobe smc failed"
+			"$VM_TOOLS/ueid" add "$SMC_UEID" || log "no UEID"
+		else
+			insmod "$SMC_KO" ueid="$SMC_UEID" ||
+				fail "insmod $SMC_KO failed"
+		fi
+		echo 1 >$T/events/smc/enable 2>/dev/null || true
+		barrier "reloaded$r" 60
+	fi
 	if [ "$VM_INDEX" -eq 0 ]; then
 		run_bg "srv$r" smc_load -s -f smc -p "$port" -n "$conns" -t 90
 		wait_file_line "$RESULTS/srv$r.log" 'listening|smc_load:' 30
@@ -47,6 +81,8 @@ for ((r = 1; r <= rounds; r++)); do
 		wait_bg "$BG_PID" 90 || true
 	fi
 	barrier "done$r" 120
+	# the round's SMC-R connections and fallbacks (gone with a reload)
+	"$(smcctl_path)" stats >"$RESULTS/stats$r.txt" 2>&1 || true
 	if grep -q FAILED "$RESULTS"/*"$r".log; then
 		log "round $r failed"
 		failed=1
