@@ -45,11 +45,27 @@ static void smc_count_to_curs(u64 count, u32 size, struct smc_curs *c)
 	c->wrap = (u16)div_u64_rem(count, size, &c->count);
 }
 
+/* RMB growth agreed: cursors are stream counts (grow.c). */
+static bool smc_cdc_abs(struct smc_conn *conn)
+{
+	return READ_ONCE(conn->lc.lgr->vx) & SMC_NEGO_VX_GROW;
+}
+
+void smc_cdc_curs_out(struct smc_conn *conn, u64 count, u32 size,
+		      struct smc_curs *c)
+{
+	if (smc_cdc_abs(conn))
+		smc_curs_abs(count, c);
+	else
+		smc_count_to_curs(count, size, c);
+}
+
 void smc_conn_init(struct smc_conn *conn)
 {
 	spin_lock_init(&conn->lock);
 	INIT_WORK(&conn->tx_work, smc_conn_tx_work);
 	smc_tx_init(conn);
+	smc_grow_init(conn);
 	conn->lc.peer_rtoken = -1;
 }
 
@@ -130,6 +146,9 @@ bool smc_cdc_cons_due(struct smc_conn *conn)
 		return false;
 	smc_count_to_curs(conn->rx_cons_sent, w.size, &w.confirmed);
 	smc_count_to_curs(conn->rx_cons, w.size, &w.cons);
+	/* the wire's cursor is a stream count then */
+	if (smc_cdc_abs(conn))
+		smc_count_to_curs(conn->rx_prod, w.size, &w.peer_prod);
 	return smc_cdc_cons_update_needed(&w);
 }
 
@@ -137,7 +156,7 @@ bool smc_cdc_cons_due(struct smc_conn *conn)
  * Leave the push to tx_work, in process context: no send slot was free,
  * or the link switched.
  */
-static void smc_cdc_defer(struct smc_conn *conn)
+void smc_cdc_defer(struct smc_conn *conn)
 {
 	conn->tx_blocked = true;
 	queue_work(smc_wq, &conn->tx_work);
@@ -217,7 +236,9 @@ static int smc_cdc_push_once(struct smc_conn *conn, bool force_msg,
 	force_msg |= conn->tx_msg_owed;
 	if (conn->local_abort && !force_msg)
 		return 0;
-	pending = conn->tx_queued - conn->tx_written;
+	/* an RMB move waits for the writes into the old RMB (grow.c) */
+	pending = smc_grow_tx_hold(conn) ? 0 :
+		  conn->tx_queued - conn->tx_written;
 	space = conn->peer_rmb_size - (conn->tx_written - conn->peer_cons);
 	n = min(pending, space);
 	/* the urgent byte ends a message, as TCP's urgent pointer marks it */
@@ -251,8 +272,9 @@ static int smc_cdc_push_once(struct smc_conn *conn, bool force_msg,
 
 	m.seqno = conn->tx_seq + 1;
 	m.token = conn->peer_token;
-	smc_count_to_curs(conn->tx_written + n, conn->peer_rmb_size, &m.prod);
-	smc_count_to_curs(conn->rx_cons, conn->rmb->size, &m.cons);
+	smc_cdc_curs_out(conn, conn->tx_written + n, conn->peer_rmb_size,
+			 &m.prod);
+	smc_cdc_curs_out(conn, conn->rx_cons, conn->rmb->size, &m.cons);
 	m.write_blocked = pending > n;
 	m.cons_curs_upd_req = m.write_blocked || conn->tx_upd_req;
 	m.urg_data_pending = urg;
@@ -323,8 +345,8 @@ static int smc_cdc_replay_locked(struct smc_conn *conn)
 
 	m.seqno = conn->tx_seq + 1;
 	m.token = conn->peer_token;
-	smc_count_to_curs(conn->tx_written, conn->peer_rmb_size, &m.prod);
-	smc_count_to_curs(conn->rx_cons, conn->rmb->size, &m.cons);
+	smc_cdc_curs_out(conn, conn->tx_written, conn->peer_rmb_size, &m.prod);
+	smc_cdc_curs_out(conn, conn->rx_cons, conn->rmb->size, &m.cons);
 	if (conn->tx_written == conn->tx_queued) {
 		m.peer_done_writing = conn->local_done_writing;
 		m.peer_conn_closed = conn->local_closed;
@@ -356,6 +378,13 @@ int smc_cdc_push_locked(struct smc_conn *conn, bool force_msg)
 	bool more;
 	int rc;
 
+	/* an RMB move's messages go before anything else (grow.c) */
+	if (conn->rx_offer_owed || conn->tx_move_pending ||
+	    conn->tx_moved_owed) {
+		rc = smc_grow_push_locked(conn);
+		if (rc)
+			return rc;
+	}
 	if (conn->tx_replay) {
 		rc = smc_cdc_replay_locked(conn);
 		if (rc)
@@ -412,7 +441,7 @@ void smc_conn_tx_work(struct work_struct *work)
 }
 
 /* Abort on a protocol violation by the peer.  conn->lock held. */
-static void smc_cdc_violation(struct smc_conn *conn, const char *what)
+void smc_cdc_violation(struct smc_conn *conn, const char *what)
 {
 	struct smc_sock *smc = smc_conn_sock(conn);
 
@@ -485,6 +514,34 @@ smc_cdc_rx_replayed(struct smc_conn *conn, const struct smc_cdc_msg *msg,
 	return tmp;
 }
 
+/*
+ * RMB growth: the cursors are stream counts (smc_curs_abs()), read near
+ * the ones we know.  Neither may go back, except a producer cursor that
+ * replays what we have after a failover validation.  The deltas go to
+ * *@dprod and *@dcons; false on a violation.  conn->lock held.
+ */
+static bool smc_cdc_rx_abs(struct smc_conn *conn,
+			   const struct smc_cdc_msg *msg, s64 *dprod,
+			   s64 *dcons)
+{
+	u64 prod = smc_curs_abs_near(conn->rx_prod, &msg->prod);
+	u64 cons = smc_curs_abs_near(conn->peer_cons, &msg->cons);
+
+	if (prod < conn->rx_prod) {
+		if (!conn->rx_failover ||
+		    conn->rx_prod - prod > conn->rmb->size)
+			return false;
+		prod = conn->rx_prod;
+	} else {
+		conn->rx_failover = false;
+	}
+	if (cons < conn->peer_cons)
+		return false;
+	*dprod = prod - conn->rx_prod;
+	*dcons = cons - conn->peer_cons;
+	return true;
+}
+
 /* Softirq, read_lock(&lgr->conns_lock) held (see core.h). */
 void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 		     const struct smc_cdc_msg *msg)
@@ -510,6 +567,16 @@ void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 	if (conn->rx_seq_valid && !smc_cdc_seq_before(conn->rx_seq,
 						      msg->seqno))
 		goto out;	/* a duplicate or old message */
+	if (smc_cdc_abs(conn)) {
+		bad = !smc_cdc_rx_abs(conn, msg, &dprod, &dcons) ||
+		      (!conn->peer_rmb_size && dcons);
+		if (bad) {
+			smc_cdc_violation(conn, "cursor out of range");
+			wake = EPOLLIN | EPOLLOUT | EPOLLERR;
+			goto out;
+		}
+		goto window;
+	}
 	msg = smc_cdc_rx_replayed(conn, msg, &replayed);
 	/*
 	 * A server takes the peer's RMB from the confirm, which the client
@@ -534,6 +601,7 @@ void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 	}
 	dprod = smc_curs_delta(conn->rmb->size, &conn->peer_prod_curs,
 			       &msg->prod);
+window:
 	if (conn->rx_prod + dprod > conn->rx_cons_sent + conn->rmb->size ||
 	    conn->peer_cons + dcons > conn->tx_written) {
 		smc_cdc_violation(conn, "cursor beyond the window");
@@ -572,14 +640,15 @@ void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 	}
 	if (msg->urg_data_present && dprod) {
 		/* the last byte this message produced is the urgent one */
-		u32 pos;
+		struct smc_buf *ring;
+		u32 pos, contig;
 
 		conn->rx_urg_pos = conn->rx_prod - 1;
-		div_u64_rem(conn->rx_urg_pos, conn->rmb->size, &pos);
+		ring = smc_grow_ring(conn, conn->rx_urg_pos, &pos, &contig);
 		/* the peer's RDMA write put it there: the CPU's turn */
-		smc_wr_buf_sync(link->lgr, conn->rmb, pos, 1, true);
-		conn->rx_urg_byte = ((u8 *)conn->rmb->cpu_addr)[pos];
-		smc_wr_buf_sync(link->lgr, conn->rmb, pos, 1, false);
+		smc_wr_buf_sync(link->lgr, ring, pos, 1, true);
+		conn->rx_urg_byte = ((u8 *)ring->cpu_addr)[pos];
+		smc_wr_buf_sync(link->lgr, ring, pos, 1, false);
 		conn->rx_urg_state = SMC_URG_VALID;
 		wake |= EPOLLPRI;
 	}
@@ -588,6 +657,8 @@ void smc_conn_cdc_rx(struct smc_lgr_conn *c, struct smc_link *link,
 		wake |= EPOLLIN | EPOLLRDNORM;
 	if (conn->peer_closed)
 		wake |= EPOLLOUT;	/* writers must see EPIPE */
+	if (dprod)
+		smc_grow_rx_check(conn);
 
 	/* The peer made room: move what waits in the send buffer. */
 	if (dcons || conn->tx_blocked)
@@ -634,8 +705,9 @@ void smc_conn_wimm_rx(struct smc_lgr_conn *c, struct smc_link *link,
 	}
 	conn->rx_link = link;
 	conn->rx_prod += len;
-	smc_count_to_curs(conn->rx_prod, conn->rmb->size,
-			  &conn->peer_prod_curs);
+	smc_cdc_curs_out(conn, conn->rx_prod, conn->rmb->size,
+			 &conn->peer_prod_curs);
+	smc_grow_rx_check(conn);
 	link->rx_bytes += len;
 	/* plain data: the writer was neither short of room nor asking */
 	conn->peer_write_blocked = false;
@@ -657,14 +729,19 @@ void smc_conn_tx_done(struct smc_lgr_conn *c, u64 cookie, int status)
 	bool done = false, wake = false;
 
 	spin_lock(&conn->lock);
-	if (!status && cookie > conn->tx_done) {
+	if (cookie & SMC_GROW_COOKIE) {
+		smc_grow_tx_done(conn, cookie, status);
+	} else if (!status && cookie > conn->tx_done) {
 		conn->tx_done = cookie;
 		done = true;
 		wake = conn->tx_want_wake;
 		conn->tx_want_wake = false;
-		/* what autocorking held back while this was in flight */
-		if (conn->tx_queued != conn->tx_written && !conn->tx_corked &&
-		    !smc_tx_autocork(conn))
+		/*
+		 * what autocorking held back while this was in flight, or
+		 * an RMB move that waited for this write
+		 */
+		if ((conn->tx_queued != conn->tx_written && !conn->tx_corked &&
+		     !smc_tx_autocork(conn)) || smc_grow_tx_hold(conn))
 			smc_cdc_push_locked(conn, false);
 	}
 	spin_unlock(&conn->lock);
@@ -739,6 +816,8 @@ void smc_conn_link_switch(struct smc_lgr_conn *c, struct smc_link *to)
 	/* a CDC message on the new link, at once: tx_work owes it */
 	conn->tx_cdc_next = true;
 	conn->tx_msg_owed = true;
+	/* and before it, what an unfinished RMB move may have lost */
+	smc_grow_link_switch(conn);
 	/* what the peer consumed surely arrived; completed writes did too */
 	from = max(conn->tx_done, conn->peer_cons);
 	if (from < conn->tx_written) {

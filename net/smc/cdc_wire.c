@@ -11,6 +11,7 @@
  *  26  18 reserved bytes
  * Flag bits are numbered from the most significant bit down.
  */
+#include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
@@ -237,6 +238,88 @@ u32 smc_ring_split(u64 from, u32 n, u32 snd_size, u32 rmb_size,
 		dst = dst + len == rmb_size ? 0 : dst + len;
 	}
 	return done;
+}
+
+/* ---------------------------------------------------------------------- */
+/* RMB growth                                                              */
+
+#define MOVE_OP			2
+#define MOVE_GEN		3
+#define MOVE_TOKEN		4
+#define MOVE_COMP		8
+#define MOVE_RKEY		12
+#define MOVE_VADDR		16
+#define MOVE_POS		24
+
+#define CURS_ABS_BITS		48
+#define CURS_ABS_MASK		(BIT_ULL(CURS_ABS_BITS) - 1)
+
+int smc_move_decode(const u8 *buf, size_t len, struct smc_move_msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	if (len < SMC_MOVE_MSG_LEN)
+		return -EINVAL;
+	if (buf[CDC_TYPE] != SMC_MOVE_MSG_TYPE ||
+	    buf[CDC_LEN] != SMC_MOVE_MSG_LEN)
+		return -EPROTO;
+	m->op = buf[MOVE_OP];
+	m->gen = buf[MOVE_GEN];
+	m->token = get_unaligned_be32(buf + MOVE_TOKEN);
+	m->comp = buf[MOVE_COMP];
+	m->rkey = get_unaligned_be32(buf + MOVE_RKEY);
+	m->vaddr = get_unaligned_be64(buf + MOVE_VADDR);
+	m->pos = get_unaligned_be64(buf + MOVE_POS);
+	if (!m->gen)
+		return -EPROTO;
+	switch (m->op) {
+	case SMC_MOVE_OFFER:
+		return m->comp > SMCR_BUF_COMP_MAX ? -EPROTO : 0;
+	case SMC_MOVE_MOVED:
+		return 0;
+	default:
+		return -EPROTO;
+	}
+}
+
+int smc_move_encode(const struct smc_move_msg *m, u8 *buf, size_t cap)
+{
+	if (cap < SMC_MOVE_MSG_LEN)
+		return -ENOSPC;
+	memset(buf, 0, SMC_MOVE_MSG_LEN);
+	buf[CDC_TYPE] = SMC_MOVE_MSG_TYPE;
+	buf[CDC_LEN] = SMC_MOVE_MSG_LEN;
+	buf[MOVE_OP] = m->op;
+	buf[MOVE_GEN] = m->gen;
+	put_unaligned_be32(m->token, buf + MOVE_TOKEN);
+	buf[MOVE_COMP] = m->comp;
+	put_unaligned_be32(m->rkey, buf + MOVE_RKEY);
+	put_unaligned_be64(m->vaddr, buf + MOVE_VADDR);
+	put_unaligned_be64(m->pos, buf + MOVE_POS);
+	return SMC_MOVE_MSG_LEN;
+}
+
+void smc_curs_abs(u64 count, struct smc_curs *c)
+{
+	c->wrap = (u16)(count >> 32);
+	c->count = (u32)count;
+}
+
+u64 smc_curs_abs_near(u64 near, const struct smc_curs *c)
+{
+	u64 v = ((u64)c->wrap << 32) | c->count;
+	u64 d = (v - near) & CURS_ABS_MASK;
+
+	/* a 48-bit two's complement distance */
+	if (d > BIT_ULL(CURS_ABS_BITS - 1))
+		return near - (BIT_ULL(CURS_ABS_BITS) - d);
+	return near + d;
+}
+
+bool smc_rmb_grow_due(u32 size, u32 goal, u64 written, u32 unread)
+{
+	if (!size || goal <= size)
+		return false;
+	return unread >= size / 2 || written >= 4ULL * size;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -180,6 +180,73 @@ struct smc_cdc_wnd {
  */
 bool smc_cdc_cons_update_needed(const struct smc_cdc_wnd *w);
 
+/*
+ * RMB growth (clc_nego.h SMC_NEGO_VX_GROW, two hosts running this module).
+ * A connection's RMB starts at 16 KiB and moves to a larger one once the
+ * peer streams into it, by two messages that only such a link group
+ * carries: 44-byte SENDs like a CDC message, of type 0xfd.
+ *   OFFER  receiver to writer: generation @gen of its RMB, 16 KiB << @comp
+ *          bytes at @vaddr with @rkey (valid on the link the message came
+ *          on; the other links' keys went by LLC CONFIRM_RKEY first).
+ *   MOVED  writer to receiver: every byte before stream position @pos has
+ *          landed in the old RMB, every byte from @pos on goes to
+ *          generation @gen, at its position modulo the new size.
+ * @token is the receiving connection's alert token, as in a CDC message.
+ * Layout (big endian): 0 type, 1 length 44, 2 op, 3 gen, 4 token, 8 comp,
+ * 9 three reserved bytes, 12 rkey, 16 vaddr (64), 24 pos (64), 32 twelve
+ * reserved bytes.
+ */
+#define SMC_MOVE_MSG_TYPE		0xfd
+#define SMC_MOVE_MSG_LEN		SMC_CDC_MSG_LEN
+
+enum smc_move_op {
+	SMC_MOVE_OFFER = 1,
+	SMC_MOVE_MOVED = 2,
+};
+
+struct smc_move_msg {
+	u8 op;				/* enum smc_move_op */
+	u8 gen;				/* 1, 2, ...: never 0 */
+	u32 token;
+	u8 comp;			/* OFFER */
+	u32 rkey;			/* OFFER */
+	u64 vaddr;			/* OFFER */
+	u64 pos;			/* MOVED */
+};
+
+/*
+ * Decode the move message in @buf (@len bytes as received): type 0xfd,
+ * length byte 44, a known op, a generation other than 0 and, for an
+ * OFFER, @comp at most SMCR_BUF_COMP_MAX.  Reserved bytes are ignored.
+ * Returns 0, -EINVAL when @len is short of 44, else -EPROTO.
+ */
+int smc_move_decode(const u8 *buf, size_t len, struct smc_move_msg *m);
+
+/* Encode @m into @buf (@cap >= 44), reserved bytes zero: 44 or -ENOSPC. */
+int smc_move_encode(const struct smc_move_msg *m, u8 *buf, size_t cap);
+
+/*
+ * On a link group with RMB growth, a CDC message's cursors are not ring
+ * positions but the low 48 bits of stream counts (wrap: bits 47..32,
+ * count: bits 31..0), so that they mean the same whichever RMB the bytes
+ * are in, and whichever size either side last knew.
+ */
+void smc_curs_abs(u64 count, struct smc_curs *c);
+
+/*
+ * The stream count whose low 48 bits @c holds that lies nearest to @near
+ * (less than 2^47 before or at most 2^47 after it).
+ */
+u64 smc_curs_abs_near(u64 near, const struct smc_curs *c);
+
+/*
+ * Should a receiver move to a larger RMB?  Its RMB has @size bytes and may
+ * grow to @goal; the peer wrote @written bytes into it so far, @unread of
+ * them not yet read.  Yes once the peer has filled half of the ring at
+ * once or written four rings' worth: a connection that carries a stream.
+ */
+bool smc_rmb_grow_due(u32 size, u32 goal, u64 written, u32 unread);
+
 /* RMB element sizes as in CLC accept/confirm (4 bits): 16 KiB << n */
 #define SMC_BUF_MIN_SIZE		16384
 #define SMCR_BUF_COMP_MAX		15	/* 512 MiB */

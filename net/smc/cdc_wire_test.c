@@ -690,6 +690,149 @@ static void ring_split_test(struct kunit *test)
 	}
 }
 
+/* ---------------------------------------------------------------------- */
+/* RMB growth                                                              */
+
+static const u8 golden_offer[SMC_MOVE_MSG_LEN] = {
+	0xfd, 44, 0x01, 0x02,			/* type, len, OFFER, gen 2 */
+	0x00, 0x00, 0x01, 0x07,			/* token 263 */
+	0x03, 0, 0, 0,				/* comp 3 (128 KiB) */
+	0x12, 0x34, 0x56, 0x78,			/* rkey */
+	0x00, 0x00, 0x00, 0x01, 0x80, 0x00, 0x40, 0x00,	/* vaddr */
+	0, 0, 0, 0, 0, 0, 0, 0,			/* pos */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+static const u8 golden_moved[SMC_MOVE_MSG_LEN] = {
+	0xfd, 44, 0x02, 0x01,			/* type, len, MOVED, gen 1 */
+	0xca, 0xfe, 0x00, 0x01,			/* token */
+	0, 0, 0, 0, 0, 0, 0, 0,			/* comp, rkey */
+	0, 0, 0, 0, 0, 0, 0, 0,			/* vaddr */
+	0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x80, 0x01,	/* pos */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+static void move_golden_test(struct kunit *test)
+{
+	struct smc_move_msg m;
+	u8 out[SMC_MOVE_MSG_LEN];
+
+	KUNIT_ASSERT_EQ(test, smc_move_decode(exact_copy(test, golden_offer,
+							 44), 44, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.op, SMC_MOVE_OFFER);
+	KUNIT_EXPECT_EQ(test, m.gen, 2);
+	KUNIT_EXPECT_EQ(test, m.token, 263);
+	KUNIT_EXPECT_EQ(test, m.comp, 3);
+	KUNIT_EXPECT_EQ(test, m.rkey, 0x12345678);
+	KUNIT_EXPECT_EQ(test, m.vaddr, 0x180004000ULL);
+	KUNIT_EXPECT_EQ(test, smc_move_encode(&m, out, sizeof(out)), 44);
+	KUNIT_EXPECT_MEMEQ(test, out, golden_offer, 44);
+
+	KUNIT_ASSERT_EQ(test, smc_move_decode(exact_copy(test, golden_moved,
+							 44), 44, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.op, SMC_MOVE_MOVED);
+	KUNIT_EXPECT_EQ(test, m.gen, 1);
+	KUNIT_EXPECT_EQ(test, m.token, 0xcafe0001);
+	KUNIT_EXPECT_EQ(test, m.pos, 0x200008001ULL);
+	KUNIT_EXPECT_EQ(test, smc_move_encode(&m, out, sizeof(out)), 44);
+	KUNIT_EXPECT_MEMEQ(test, out, golden_moved, 44);
+	KUNIT_EXPECT_EQ(test, smc_move_encode(&m, out, 43), -ENOSPC);
+}
+
+/* Each mangled field of a valid message: the expected verdict. */
+static void move_malformed_test(struct kunit *test)
+{
+	struct smc_move_msg m;
+	u8 buf[SMC_MOVE_MSG_LEN];
+
+	memcpy(buf, golden_offer, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, smc_move_decode(buf, 43, &m), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_move_decode(buf, 0, &m), -EINVAL);
+	/* a CDC message is no move message, and the other way round */
+	KUNIT_EXPECT_EQ(test, smc_move_decode(golden_cdc, 44, &m), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_cdc_decode(golden_offer, 44,
+					     &(struct smc_cdc_msg){}), -EPROTO);
+	buf[1] = 45;
+	KUNIT_EXPECT_EQ(test, smc_move_decode(buf, 44, &m), -EPROTO);
+	buf[1] = 44;
+	buf[2] = 0;				/* op */
+	KUNIT_EXPECT_EQ(test, smc_move_decode(buf, 44, &m), -EPROTO);
+	buf[2] = 3;
+	KUNIT_EXPECT_EQ(test, smc_move_decode(buf, 44, &m), -EPROTO);
+	buf[2] = SMC_MOVE_OFFER;
+	buf[3] = 0;				/* generation 0 */
+	KUNIT_EXPECT_EQ(test, smc_move_decode(buf, 44, &m), -EPROTO);
+	buf[3] = 255;
+	KUNIT_EXPECT_EQ(test, smc_move_decode(buf, 44, &m), 0);
+	buf[8] = SMCR_BUF_COMP_MAX + 1;		/* beyond 512 MiB */
+	KUNIT_EXPECT_EQ(test, smc_move_decode(buf, 44, &m), -EPROTO);
+	buf[8] = SMCR_BUF_COMP_MAX;
+	KUNIT_EXPECT_EQ(test, smc_move_decode(buf, 44, &m), 0);
+	/* a MOVED does not look at comp; reserved bytes are ignored */
+	buf[2] = SMC_MOVE_MOVED;
+	buf[8] = 0xff;
+	buf[9] = 0xff;
+	buf[43] = 0xff;
+	KUNIT_EXPECT_EQ(test, smc_move_decode(buf, 44, &m), 0);
+}
+
+static void curs_abs_test(struct kunit *test)
+{
+	const u64 top = BIT_ULL(48);
+	struct smc_curs c;
+
+	smc_curs_abs(0x123456789abcULL, &c);
+	KUNIT_EXPECT_EQ(test, c.wrap, 0x1234);
+	KUNIT_EXPECT_EQ(test, c.count, 0x56789abc);
+	/* bits above 47 are not on the wire */
+	smc_curs_abs(0xffff000000000005ULL, &c);
+	KUNIT_EXPECT_EQ(test, c.wrap, 0);
+	KUNIT_EXPECT_EQ(test, c.count, 5);
+
+	/* ahead of, at and behind the known count */
+	smc_curs_abs(5000, &c);
+	KUNIT_EXPECT_EQ(test, smc_curs_abs_near(1000, &c), 5000);
+	KUNIT_EXPECT_EQ(test, smc_curs_abs_near(5000, &c), 5000);
+	KUNIT_EXPECT_EQ(test, smc_curs_abs_near(9000, &c), 5000);
+	/* across the 48-bit boundary, both ways */
+	smc_curs_abs(3 * top + 10, &c);
+	KUNIT_EXPECT_EQ(test, smc_curs_abs_near(3 * top - 10, &c),
+			3 * top + 10);
+	smc_curs_abs(3 * top - 10, &c);
+	KUNIT_EXPECT_EQ(test, smc_curs_abs_near(3 * top + 10, &c),
+			3 * top - 10);
+	/* the nearest reading: at most half the space ahead */
+	smc_curs_abs(top / 2, &c);
+	KUNIT_EXPECT_EQ(test, smc_curs_abs_near(0, &c), top / 2);
+	smc_curs_abs(top / 2 + 1, &c);
+	KUNIT_EXPECT_EQ(test, smc_curs_abs_near(top, &c), top / 2 + 1);
+	/* round trips at many counts */
+	for (u64 n = 1; n < BIT_ULL(60); n = n * 3 + 7) {
+		smc_curs_abs(n, &c);
+		KUNIT_EXPECT_EQ(test, smc_curs_abs_near(n, &c), n);
+		KUNIT_EXPECT_EQ(test, smc_curs_abs_near(n - 1000, &c), n);
+		KUNIT_EXPECT_EQ(test, smc_curs_abs_near(n + RING_L, &c), n);
+	}
+}
+
+static void rmb_grow_due_test(struct kunit *test)
+{
+	const u32 s = RING_S;
+
+	/* nothing to grow to */
+	KUNIT_EXPECT_FALSE(test, smc_rmb_grow_due(s, s, 100 * s, s));
+	KUNIT_EXPECT_FALSE(test, smc_rmb_grow_due(0, s, 100 * s, s));
+	KUNIT_EXPECT_FALSE(test, smc_rmb_grow_due(2 * s, s, 100 * s, s));
+	/* a quiet connection stays small */
+	KUNIT_EXPECT_FALSE(test, smc_rmb_grow_due(s, 8 * s, 0, 0));
+	KUNIT_EXPECT_FALSE(test, smc_rmb_grow_due(s, 8 * s, 4 * s - 1,
+						  s / 2 - 1));
+	/* half the ring waiting at once, or four rings in all */
+	KUNIT_EXPECT_TRUE(test, smc_rmb_grow_due(s, 8 * s, s / 2, s / 2));
+	KUNIT_EXPECT_TRUE(test, smc_rmb_grow_due(s, 8 * s, 4 * s, 0));
+	KUNIT_EXPECT_TRUE(test, smc_rmb_grow_due(s, 2 * s, U64_MAX, 0));
+}
+
 static struct kunit_case cdc_wire_cases[] = {
 	KUNIT_CASE(golden_cdc_test),
 	KUNIT_CASE_PARAM(flag_test, cdc_flag_gen_params),
@@ -706,6 +849,10 @@ static struct kunit_case cdc_wire_cases[] = {
 	KUNIT_CASE(bufsize_pick_test),
 	KUNIT_CASE(wimm_check_test),
 	KUNIT_CASE(ring_split_test),
+	KUNIT_CASE(move_golden_test),
+	KUNIT_CASE(move_malformed_test),
+	KUNIT_CASE(curs_abs_test),
+	KUNIT_CASE(rmb_grow_due_test),
 	{}
 };
 

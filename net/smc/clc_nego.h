@@ -67,7 +67,14 @@
  * any other answer means no SMC-R between the two.
  */
 #define SMC_NEGO_VX_IWARP		0x0002
-#define SMC_NEGO_VX_ALL			(SMC_NEGO_VX_WIMM | SMC_NEGO_VX_IWARP)
+/*
+ * RMB growth: connections start with the smallest RMB and move to a
+ * larger one when the peer streams into it (cdc_wire.h, grow.c); CDC
+ * cursors then carry stream counts, not ring positions.
+ */
+#define SMC_NEGO_VX_GROW		0x0004
+#define SMC_NEGO_VX_ALL			(SMC_NEGO_VX_WIMM | SMC_NEGO_VX_IWARP | \
+					 SMC_NEGO_VX_GROW)
 
 extern const u8 smc_nego_vendor_oui[SMC_CLC_VENDOR_OUI_LEN];
 

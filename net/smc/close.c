@@ -123,6 +123,7 @@ void smc_conn_free(struct smc_sock *smc)
 	conn->attached = false;
 	spin_unlock_bh(&conn->lock);
 	cancel_work_sync(&conn->tx_work);
+	cancel_work_sync(&conn->grow_work);
 	timer_delete_sync(&conn->cork_timer);
 	smc_conn_bufs_put(conn, lgr);
 	smc_lgr_put(lgr);
@@ -135,6 +136,7 @@ void smc_conn_bufs_put(struct smc_conn *conn, struct smc_lgr *lgr)
 		smc_buf_put(lgr, conn->sndbuf);
 	if (conn->rmb)
 		smc_buf_put(lgr, conn->rmb);
+	smc_grow_bufs_put(conn, lgr);
 	conn->sndbuf = NULL;
 	conn->rmb = NULL;
 }

@@ -7,7 +7,8 @@
  * size, and the 16-bit wrap counts of the wire cursors are derived from
  * them only when a CDC message is built or parsed.  Byte n of our sending
  * stream sits at n % sndbuf size in our send buffer and is written to
- * n % peer RMB size in the peer's RMB, so one count serves both rings.
+ * n % peer RMB size in the peer's RMB, so one count serves both rings
+ * (after an RMB move, grow.c, the size of the RMB that holds byte n).
  *
  *   sending:   tx_done <= tx_written <= tx_queued,  peer_cons <= tx_written
  *     tx_queued   bytes the application has copied into the send buffer
@@ -125,6 +126,32 @@ struct smc_conn {
 	bool orphan_counted;		/* counts in smcr_max_orphans */
 	bool freeing;			/* close_work is tearing it down */
 	unsigned long close_deadline;
+
+	/*
+	 * RMB growth (SMC_NEGO_VX_GROW, grow.c).  Receiving: the RMB may
+	 * grow to rmb_goal; rmb_next is offered to the peer (generation
+	 * rx_move_gen), and once the peer moved, rmb_old holds the bytes
+	 * before rx_move_pos until they are read.  Sending: the peer's
+	 * OFFER (tx_move_gen) waits in tx_move_* until every write into the
+	 * old RMB completed; then MOVED goes, and stays unacknowledged until
+	 * its send completes.
+	 */
+	u8 rmb_goal;			/* compressed size */
+	bool rx_grow_tried;		/* grow_work was queued (once) */
+	bool rx_offer_owed;		/* OFFER to send (again) */
+	u8 rx_move_gen;
+	struct smc_buf *rmb_next;
+	struct smc_buf *rmb_old;
+	u64 rx_move_pos;
+	u8 tx_move_gen;
+	bool tx_move_pending;		/* switch once tx_done == tx_written */
+	bool tx_moved_owed;		/* MOVED to send (again) */
+	bool tx_moved_unacked;
+	int tx_move_rtoken;
+	u32 tx_move_size;
+	u64 tx_move_pos;
+	struct work_struct grow_work;	/* a new RMB, or the old one back */
+
 	struct work_struct tx_work;	/* pushes when softirq could not */
 	struct delayed_work close_work;	/* orphaned connection's end */
 };
@@ -146,6 +173,38 @@ void smc_cdc_push(struct smc_conn *conn, bool force_msg);
 bool smc_cdc_cons_due(struct smc_conn *conn);
 void smc_conn_tx_work(struct work_struct *work);
 void smc_sk_wake(struct sock *sk, __poll_t mask);
+void smc_cdc_defer(struct smc_conn *conn);
+void smc_cdc_violation(struct smc_conn *conn, const char *what);
+/* the CDC cursor for stream count @count in a ring of @size bytes */
+void smc_cdc_curs_out(struct smc_conn *conn, u64 count, u32 size,
+		      struct smc_curs *c);
+
+/*
+ * grow.c: RMB growth.  smc_grow_init() at connection set-up;
+ * smc_grow_rx_check() after the peer wrote (conn->lock held, any
+ * context); smc_grow_push_locked() sends what the move owes before any
+ * other message (conn->lock held): 0, or the error of a send (-EAGAIN
+ * when it left work to tx_work); smc_grow_tx_hold() whether data must
+ * wait for a move; smc_grow_tx_done() takes the completion of a MOVED
+ * (cookie with SMC_GROW_COOKIE); smc_grow_link_switch() owes the
+ * messages of an unfinished move again; smc_grow_ring() the RMB that
+ * holds stream position @pos, its offset there and the contiguous bytes
+ * from it within that RMB (conn->lock held); smc_grow_release() gives
+ * back an old RMB that has been read (process context);
+ * smc_grow_bufs_put() gives back what a move still holds.
+ */
+#define SMC_GROW_COOKIE		BIT_ULL(63)
+void smc_grow_init(struct smc_conn *conn);
+void smc_grow_rx_check(struct smc_conn *conn);
+int smc_grow_push_locked(struct smc_conn *conn);
+bool smc_grow_tx_hold(struct smc_conn *conn);
+void smc_grow_tx_done(struct smc_conn *conn, u64 cookie, int status);
+void smc_grow_link_switch(struct smc_conn *conn);
+struct smc_buf *smc_grow_ring(struct smc_conn *conn, u64 pos, u32 *off,
+			      u32 *contig);
+void smc_grow_release(struct smc_conn *conn);
+struct smc_buf *smc_grow_take_old(struct smc_conn *conn);
+void smc_grow_bufs_put(struct smc_conn *conn, struct smc_lgr *lgr);
 
 /* tx.c, rx.c */
 void smc_tx_init(struct smc_conn *conn);

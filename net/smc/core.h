@@ -413,6 +413,13 @@ void smc_conn_wimm_rx(struct smc_lgr_conn *c, struct smc_link *link,
 void smc_conn_tx_done(struct smc_lgr_conn *c, u64 cookie, int status);
 void smc_conn_lgr_gone(struct smc_lgr_conn *c);
 void smc_conn_link_switch(struct smc_lgr_conn *c, struct smc_link *to);
+/*
+ * smc_conn_move_rx(): an RMB growth message for @c arrived on @link
+ * (softirq context, read_lock(&lgr->conns_lock) held, as a CDC message).
+ */
+struct smc_move_msg;
+void smc_conn_move_rx(struct smc_lgr_conn *c, struct smc_link *link,
+		      const struct smc_move_msg *msg);
 
 /*
  * ---- lgr.c: snapshots for netlink and sock_diag (netlink.c, diag.c) ----

@@ -169,6 +169,8 @@ static void smc_hs_local(struct smc_hs *hs, struct sock *clcsk,
 	/* every device this module drives (RoCE) can write with immediate */
 	if (READ_ONCE(cfg->smcr_write_imm))
 		l->vx |= SMC_NEGO_VX_WIMM;
+	if (READ_ONCE(cfg->smcr_rmb_grow))
+		l->vx |= SMC_NEGO_VX_GROW;
 
 	dst = sk_dst_get(clcsk);
 	if (!dst)
@@ -290,15 +292,19 @@ static void smc_hs_lgr_peer(struct smc_lgr *lgr,
  * Give the socket's connection its buffers, then attach it to @lgr on
  * @link.  Attaching publishes the connection: from then on a CDC message
  * carrying its token reaches it in softirq context, so everything such a
- * message touches (the RMB above all) must exist before.
+ * message touches (the RMB above all) must exist before.  @vx: the
+ * extensions of the link group, which a server learns only from the
+ * confirm of a first contact: what it accepted then (a client of ours
+ * takes all of it).
  */
 static u32 smc_hs_conn_attach(struct smc_sock *smc, struct smc_lgr *lgr,
-			      struct smc_link *link)
+			      struct smc_link *link, u16 vx)
 {
 	const struct smc_net_cfg *cfg = smc_net_cfg(sock_net(&smc->sk));
 	struct smc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
 	struct mem_cgroup *memcg;
+	bool grow;
 	int rc;
 
 	memcg = smc_memcg_enter(sk);
@@ -311,15 +317,18 @@ static u32 smc_hs_conn_attach(struct smc_sock *smc, struct smc_lgr *lgr,
 	 * RMBs are pinned and the peer may fill them: a crowded link group
 	 * (many connections, most of them idle in practice) gives new ones
 	 * half of net.smc.rmem.  A size the application set stays.  This
-	 * connection counts among them.
+	 * connection counts among them.  With RMB growth the RMB starts at
+	 * the smallest size and moves to that one when the peer streams
+	 * (grow.c).
 	 */
-	conn->rmb = smc_buf_get(lgr, true,
-				smc_bufsize_pick(true, sk->sk_rcvbuf,
-						 sk->sk_userlocks &
-						 SOCK_RCVBUF_LOCK,
-						 READ_ONCE(cfg->rmem),
-						 READ_ONCE(lgr->conns_num) + 1,
-						 SMC_LGR_ROOMY_CONNS));
+	conn->rmb_goal = smc_bufsize_pick(true, sk->sk_rcvbuf,
+					  sk->sk_userlocks & SOCK_RCVBUF_LOCK,
+					  READ_ONCE(cfg->rmem),
+					  READ_ONCE(lgr->conns_num) + 1,
+					  SMC_LGR_ROOMY_CONNS);
+	grow = (vx & SMC_NEGO_VX_GROW) &&
+	       !(sk->sk_userlocks & SOCK_RCVBUF_LOCK);
+	conn->rmb = smc_buf_get(lgr, true, grow ? 0 : conn->rmb_goal);
 	smc_memcg_leave(memcg);
 	if (!conn->sndbuf || !conn->rmb) {
 		rc = -ENOMEM;
@@ -574,7 +583,8 @@ static u32 smc_hs_client_rdma(struct smc_sock *smc, struct smc_hs *hs)
 			goto out;
 		}
 	}
-	reason = smc_hs_conn_attach(smc, lgr, link);
+	reason = smc_hs_conn_attach(smc, lgr, link,
+				    first ? hs->res.vx : READ_ONCE(lgr->vx));
 	if (reason)
 		goto out;
 	reason = smc_hs_conn_peer(&smc->conn, acc);
@@ -739,7 +749,8 @@ static u32 smc_hs_server_rdma(struct smc_sock *smc, struct smc_hs *hs)
 			goto out;
 		}
 	}
-	reason = smc_hs_conn_attach(smc, lgr, link);
+	reason = smc_hs_conn_attach(smc, lgr, link,
+				    first ? hs->res.vx : READ_ONCE(lgr->vx));
 	if (reason)
 		goto out;
 	if (!first) {

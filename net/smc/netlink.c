@@ -556,7 +556,8 @@ cancel:
 static u32 smc_nl_vx(u16 vx)
 {
 	return (vx & SMC_NEGO_VX_WIMM ? SMC_VX_WIMM : 0) |
-	       (vx & SMC_NEGO_VX_IWARP ? SMC_VX_IWARP : 0);
+	       (vx & SMC_NEGO_VX_IWARP ? SMC_VX_IWARP : 0) |
+	       (vx & SMC_NEGO_VX_GROW ? SMC_VX_GROW : 0);
 }
 
 /* by active links; the asymmetric types (one side with two devices) are

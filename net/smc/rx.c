@@ -193,20 +193,17 @@ static void smc_rx_wait(struct smc_sock *smc, long *timeo, u64 peek_off,
 }
 
 /*
- * The CPU reads @n bytes of the RMB from @pos on (wrapping at its end),
- * which the peer wrote by RDMA: take them from the devices (@for_cpu)
- * before, give them back after.
+ * The CPU reads @n bytes of @ring from @pos on, which the peer wrote by
+ * RDMA: take them from the devices (@for_cpu) before, give them back
+ * after.
  */
-static void smc_rx_sync(struct smc_conn *conn, u32 pos, u32 n, bool for_cpu)
+static void smc_rx_sync(struct smc_conn *conn, struct smc_buf *ring, u32 pos,
+			u32 n, bool for_cpu)
 {
 	struct smc_lgr *lgr = READ_ONCE(conn->lc.lgr);
-	u32 first = min(n, conn->rmb->size - pos);
 
-	if (!lgr)
-		return;
-	smc_wr_buf_sync(lgr, conn->rmb, pos, first, for_cpu);
-	if (n > first)
-		smc_wr_buf_sync(lgr, conn->rmb, 0, n - first, for_cpu);
+	if (lgr)
+		smc_wr_buf_sync(lgr, ring, pos, n, for_cpu);
 }
 
 int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
@@ -215,11 +212,11 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct smc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
+	struct smc_buf *ring = NULL, *old;
 	struct smc_rx_probe probe;
 	size_t copied = 0;
 	u64 peek_off = 0;
-	u32 size = conn->rmb->size;
-	u32 avail, pos, n, first;
+	u32 avail, pos, n, contig;
 	int target, rc = 0;
 	bool stop, eof;
 	long timeo;
@@ -242,7 +239,16 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 			spin_unlock_bh(&conn->lock);
 			break;
 		}
-		div_u64_rem(conn->rx_cons + peek_off, size, &pos);
+		/*
+		 * One piece at a time, contiguous in one RMB: it wraps at
+		 * the RMB's end, and after an RMB move (grow.c) the bytes
+		 * before the move are in the old one.
+		 */
+		if (avail) {
+			ring = smc_grow_ring(conn, conn->rx_cons + peek_off,
+					     &pos, &contig);
+			avail = min(avail, contig);
+		}
 		/*
 		 * The end of the stream counts only together with the bytes
 		 * seen here: the peer's last data and its end may both come
@@ -258,18 +264,14 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 			break;
 		if (avail) {
 			n = min_t(size_t, avail, len - copied);
-			first = min(n, size - pos);
-			smc_rx_sync(conn, pos, n, true);
-			if (copy_to_iter(conn->rmb->cpu_addr + pos, first,
-					 &msg->msg_iter) != first ||
-			    (n > first &&
-			     copy_to_iter(conn->rmb->cpu_addr, n - first,
-					  &msg->msg_iter) != n - first)) {
-				smc_rx_sync(conn, pos, n, false);
+			smc_rx_sync(conn, ring, pos, n, true);
+			if (copy_to_iter(ring->cpu_addr + pos, n,
+					 &msg->msg_iter) != n) {
+				smc_rx_sync(conn, ring, pos, n, false);
 				rc = -EFAULT;
 				break;
 			}
-			smc_rx_sync(conn, pos, n, false);
+			smc_rx_sync(conn, ring, pos, n, false);
 			copied += n;
 			smc_rx_probe_reset(&probe);	/* the peer is not silent */
 			if (flags & MSG_PEEK) {
@@ -281,7 +283,10 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 			/* tell the peer when the window rule asks for it */
 			if (smc_cdc_cons_due(conn))
 				smc_cdc_push_locked(conn, true);
+			old = smc_grow_take_old(conn);
 			spin_unlock_bh(&conn->lock);
+			if (old)
+				smc_buf_put(conn->lc.lgr, old);
 			continue;
 		}
 		if (copied >= target)

@@ -42,6 +42,7 @@ static const struct smc_net_cfg smc_net_cfg_default = {
 	.smcr_max_orphans	= SMC_NET_ORPHANS_DEF,
 	.limit_smc_hs		= 0,
 	.smcr_write_imm		= 1,
+	.smcr_rmb_grow		= 0,
 };
 
 /*
@@ -168,6 +169,15 @@ static const struct ctl_table smc_sysctl_template[] = {
 	{
 		.procname	= "smcr_write_imm",
 		.data		= SMC_CFG_OFFSET(smcr_write_imm),
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "smcr_rmb_grow",
+		.data		= SMC_CFG_OFFSET(smcr_rmb_grow),
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
 		.proc_handler	= proc_dointvec_minmax,

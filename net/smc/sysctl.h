@@ -32,6 +32,7 @@ struct smc_net_cfg {
 	int smcr_max_orphans;		/* lingering closed connections */
 	int limit_smc_hs;		/* 0 or 1; read by listen.c at each SYN */
 	int smcr_write_imm;		/* 0 or 1: offer/accept the WIMM path */
+	int smcr_rmb_grow;		/* 0 or 1: offer/accept RMB growth */
 	int smcr_iwarp_port;		/* iWARP listener's TCP port; 0: any */
 };
 

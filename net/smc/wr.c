@@ -625,6 +625,28 @@ static void smc_wr_rx_cdc(struct smc_wr *wr, const u8 *buf, u32 len)
 	read_unlock(&lgr->conns_lock);
 }
 
+/* An RMB growth message (cdc_wire.h); cdc.c checks it was agreed. */
+static void smc_wr_rx_move(struct smc_wr *wr, const u8 *buf, u32 len)
+{
+	struct smc_link *link = wr->link;
+	struct smc_lgr *lgr = link->lgr;
+	struct smc_move_msg msg;
+	struct smc_lgr_conn *c;
+
+	if (smc_move_decode(buf, len, &msg)) {
+		wr->rx_dropped++;
+		ibdev_warn_ratelimited(wr->ibdev,
+				       "smc: link %u: malformed RMB move message dropped\n",
+				       link->link_id);
+		return;
+	}
+	read_lock(&lgr->conns_lock);
+	c = smc_lgr_conn_lookup(lgr, msg.token);
+	if (c)
+		smc_conn_move_rx(c, link, &msg);
+	read_unlock(&lgr->conns_lock);
+}
+
 /*
  * The peer's WRITE WITH IMMEDIATE: its immediate is our connection's
  * token, its length what it put into that connection's RMB.  cdc.c checks
@@ -657,6 +679,8 @@ static void smc_wr_rx_dispatch(struct smc_wr *wr, const u8 *buf, u32 len)
 	link->rx_msgs++;
 	if (len && buf[0] == SMC_CDC_MSG_TYPE) {
 		smc_wr_rx_cdc(wr, buf, len);
+	} else if (len && buf[0] == SMC_MOVE_MSG_TYPE) {
+		smc_wr_rx_move(wr, buf, len);
 	} else if (len && smc_llc_is_llc(buf[0])) {
 		smc_llc_rx(link, buf, len);
 	} else {

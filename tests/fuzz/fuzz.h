@@ -109,6 +109,11 @@ static inline u32 fuzz_u32(struct fuzz_in *in)
 	return (u32)fuzz_u16(in) << 16 | fuzz_u16(in);
 }
 
+static inline u64 fuzz_u64(struct fuzz_in *in)
+{
+	return (u64)fuzz_u32(in) << 32 | fuzz_u32(in);
+}
+
 /* @n bytes into @out, zero padded when the input runs out. */
 static inline void fuzz_bytes(struct fuzz_in *in, void *out, size_t n)
 {

@@ -59,6 +59,62 @@ out:
 	fuzz_guard_free(m, sizeof(*m));
 }
 
+/* bits the move codec gives a meaning to (SMC_NEGO_VX_GROW) */
+static const u8 move_used_bits[SMC_MOVE_MSG_LEN] = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,	/* type .. token */
+	0xff, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff,	/* comp, rkey */
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,	/* vaddr */
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,	/* pos */
+};
+
+/* The same properties for the input read as an RMB move message. */
+static void fuzz_move(const u8 *data, size_t size)
+{
+	struct smc_move_msg *m, *m2;
+	u8 out[SMC_MOVE_MSG_LEN + 8];
+	int rc, i;
+
+	m = fuzz_guard_alloc(sizeof(*m), 0x5a);
+	rc = smc_move_decode(data, size, m);
+	if (rc) {
+		FUZZ_CHECK(rc == -EINVAL || rc == -EPROTO);
+		goto out;
+	}
+	FUZZ_CHECK(m->gen && (m->op == SMC_MOVE_OFFER ||
+			      m->op == SMC_MOVE_MOVED));
+	FUZZ_CHECK(m->op != SMC_MOVE_OFFER || m->comp <= SMCR_BUF_COMP_MAX);
+	memset(out, FUZZ_GUARD_BYTE, sizeof(out));
+	FUZZ_CHECK(smc_move_encode(m, out, SMC_MOVE_MSG_LEN - 1) == -ENOSPC);
+	FUZZ_CHECK(fuzz_all(out, sizeof(out), FUZZ_GUARD_BYTE));
+	FUZZ_CHECK(smc_move_encode(m, out, SMC_MOVE_MSG_LEN) ==
+		   SMC_MOVE_MSG_LEN);
+	FUZZ_CHECK(fuzz_all(out + SMC_MOVE_MSG_LEN, 8, FUZZ_GUARD_BYTE));
+	for (i = 0; i < SMC_MOVE_MSG_LEN; i++)
+		FUZZ_CHECK(out[i] == (data[i] & move_used_bits[i]));
+	m2 = fuzz_guard_alloc(sizeof(*m2), 0x3c);
+	FUZZ_CHECK(smc_move_decode(out, SMC_MOVE_MSG_LEN, m2) == 0);
+	FUZZ_CHECK(!memcmp(m, m2, sizeof(*m)));
+	fuzz_guard_free(m2, sizeof(*m2));
+out:
+	fuzz_guard_free(m, sizeof(*m));
+}
+
+/*
+ * Stream counts as 48-bit cursors (RMB growth): a count read back near
+ * itself, or near any count less than 2^47 away, is that count.
+ */
+static void op_abs(struct fuzz_in *in)
+{
+	u64 n = fuzz_u64(in), near;
+	s64 off = (s64)fuzz_u64(in) % (1LL << 47);
+	struct smc_curs c;
+
+	smc_curs_abs(n, &c);
+	FUZZ_CHECK(smc_curs_abs_near(n, &c) == n);
+	near = n + off;
+	FUZZ_CHECK(smc_curs_abs_near(near, &c) == n);
+}
+
 static void read_curs(struct fuzz_in *in, u32 size, struct smc_curs *c)
 {
 	u8 how = fuzz_u8(in);
@@ -210,6 +266,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	int ops = 0;
 
 	fuzz_msg(data, size);
+	fuzz_move(data, size);
 
 	ring = fuzz_u32(&in);
 	/* mostly realistic ring sizes, sometimes any 32-bit value */
@@ -217,7 +274,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		ring %= 1U << 20;
 	read_curs(&in, ring, &c);
 	while (in.left && ops++ < 64) {
-		switch (fuzz_u8(&in) % 6) {
+		switch (fuzz_u8(&in) % 7) {
 		case 0:
 			op_add(&in, ring, &c);
 			break;
@@ -235,6 +292,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			break;
 		case 5:
 			op_wimm(&in, ring);
+			break;
+		case 6:
+			op_abs(&in);
 			break;
 		}
 	}

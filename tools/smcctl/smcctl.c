@@ -612,6 +612,8 @@ static void json_lgr(struct json *j, const struct lgr_ent *g)
 			json_str(j, NULL, "wimm");
 		if (g->vx & SMC_VX_IWARP)
 			json_str(j, NULL, "iwarp");
+		if (g->vx & SMC_VX_GROW)
+			json_str(j, NULL, "grow");
 		json_arr_close(j);
 	}
 	if (g->v2) {
@@ -661,14 +663,15 @@ static int cmd_linkgroups(int argc, char **argv)
 			json_lgr(&j, g);
 			continue;
 		}
-		printf("%08" PRIx32 " %-6s %-16s %u.%u %5" PRIu32 " %5u %4u %-16s %s%s%s%s%s%s\n",
+		printf("%08" PRIx32 " %-6s %-16s %u.%u %5" PRIu32 " %5u %4u %-16s %s%s%s%s%s%s%s\n",
 		       g->id, role_name(g->role), lgr_type_name(g->type),
 		       g->version, g->release, g->conns, g->nlinks, g->vlan,
 		       pnet_txt(g->pnetid), g->nlinks ? vis(lgr_peer(g)) : "-",
 		       g->peer_host[0] ? " (" : "", vis(g->peer_host),
 		       g->peer_host[0] ? ")" : "",
 		       g->vx > 0 && g->vx & SMC_VX_WIMM ? " [wimm]" : "",
-		       g->vx > 0 && g->vx & SMC_VX_IWARP ? " [iwarp]" : "");
+		       g->vx > 0 && g->vx & SMC_VX_IWARP ? " [iwarp]" : "",
+		       g->vx > 0 && g->vx & SMC_VX_GROW ? " [grow]" : "");
 	}
 	if (opt.json) {
 		json_arr_close(&j);

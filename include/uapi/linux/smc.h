@@ -177,6 +177,7 @@ enum {
 /* values of SMC_NLA_LGR_R_EXT_VX */
 #define SMC_VX_WIMM		0x0001	/* data by RDMA WRITE WITH IMMEDIATE */
 #define SMC_VX_IWARP		0x0002	/* links on iWARP devices (rdma_cm) */
+#define SMC_VX_GROW		0x0004	/* RMBs start small, grow on demand */
 
 /* Inside SMC_GEN_LINK_SMCR */
 enum {

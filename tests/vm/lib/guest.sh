@@ -692,6 +692,21 @@ smcr_expect_fallback_stats() {
 # Linux 6.1's module on rxe: the data is checked the same way, and every
 # connection must be ACTIVE over TCP with that reason on each side,
 # without any SMC-R handshake.
+# smcr_grows BYTES [MODE]: whether an RMB that BYTES were written into
+# grows (grown) or not (small); with MODE (echo or stream), the client's
+# RMB, which a stream leaves empty.  Growth starts at half a 16 KiB ring
+# unread or 64 KiB written (smc_rmb_grow_due()): BYTES between those may
+# go either way and are not for growth tests.
+smcr_grows() {
+	if [ "${2:-echo}" != echo ] || [ "$1" -lt 8192 ]; then
+		echo small
+	elif [ "$1" -ge 65536 ]; then
+		echo grown
+	else
+		echo either
+	fi
+}
+
 smcr_load_test() {
 	local name=$1 mode=$2 conns=$3 bytes=$4 secs=$5 port=5100
 	local clients=$((VM_COUNT - 1)) pid go=/tmp/smcr-go release=/tmp/smcr-release
@@ -717,6 +732,8 @@ smcr_load_test() {
 			smcr_expect_linkgroups "$clients" $((conns * clients))
 			smcr_expect_links "${SMCR_LINKS:-1}"
 			smcr_expect_path "$mode"
+			smcr_expect_rmbs "$port" local "$(smcr_grows "$bytes")" \
+				"$(smcr_grows "$bytes" "$mode")"
 		fi
 		barrier smcr-checked
 		wait_bg "$pid" 60 ||
@@ -744,6 +761,9 @@ smcr_load_test() {
 			smcr_expect_linkgroups 1 "$conns"
 			smcr_expect_links "${SMCR_LINKS:-1}"
 			smcr_expect_path "$mode"
+			smcr_expect_rmbs "$port" peer \
+				"$(smcr_grows "$bytes" "$mode")" \
+				"$(smcr_grows "$bytes")"
 		fi
 		barrier smcr-checked
 		touch "$release"
@@ -788,6 +808,45 @@ smcr_load_test() {
 	fi
 	log "$name: $mode, $conns connection(s) x $bytes bytes per client VM, $clients client VM(s), $((SECONDS - t0)) s"
 	smcr_verdict "$name"
+}
+
+# smcr_expect_rmbs PORT WHICH IN OUT: with RMB growth (SMCR_GROW=1), the
+# sizes of the RMBs of this VM's SMC-R connections on PORT (WHICH: local
+# or peer, as smcj rmbs takes it).  IN says whether the peer wrote enough
+# into each to make it grow (grown) or not (small), OUT the same for the
+# peer's RMB: grown RMBs are larger than 16 KiB, small ones 16 KiB.
+smcr_expect_rmbs() {
+	local port=$1 which=$2 in=$3 out=$4 ino rmb peer n=0 bad=0
+
+	[ "${SMCR_GROW:-0}" != 0 ] || return 0
+	"$SMCCTL" --json connections >"$RESULTS/rmbs.json" 2>/dev/null ||
+		{ smcr_problem "smcctl --json connections failed"; return 0; }
+	smcj rmbs -f "$RESULTS/rmbs.json" --port "$which" "$port" \
+		>"$RESULTS/rmbs" 2>"$RESULTS/rmbs.err" ||
+		{ smcr_problem "cannot read RMB sizes: $(cat "$RESULTS/rmbs.err")"; return 0; }
+	while read -r ino rmb peer; do
+		[ -n "$ino" ] || continue
+		n=$((n + 1))
+		if ! smcr_rmb_is "$in" "$rmb" || ! smcr_rmb_is "$out" "$peer"; then
+			bad=$((bad + 1))
+			[ "$bad" -gt 3 ] ||
+				smcr_problem "RMB growth: socket $ino has an RMB of $rmb bytes and the peer's of $peer, want $in and $out"
+		fi
+	done <"$RESULTS/rmbs"
+	log "RMB growth: $n SMC-R connections on port $port, RMBs $in, the peer's $out: $((n - bad)) as expected"
+	[ "$n" -gt 0 ] || smcr_problem "RMB growth: no SMC-R connection on port $port"
+	[ "$bad" -eq 0 ] || smcr_problem "RMB growth: $bad of $n connections with other sizes"
+	return 0
+}
+
+# smcr_rmb_is grown|small BYTES
+smcr_rmb_is() {
+	case $1 in
+	grown) [ "$2" -gt 16384 ] ;;
+	small) [ "$2" -eq 16384 ] ;;
+	either) [ "$2" -ge 16384 ] ;;
+	*) return 1 ;;
+	esac
 }
 
 # smcr_expect_links N: every link group that carries connections has N
@@ -845,11 +904,15 @@ smcr_expect_path() {
 			elif [ "${SMCR_WIMM:-1}" != 0 ]; then
 				want=wimm
 			fi
+			# RMB growth, when the run turned it on (SMCR_GROW)
+			if [ "${SMCR_GROW:-0}" != 0 ]; then
+				[ "$want" = - ] && want=grow || want=$want,grow
+			fi
 		fi
 		log "path: link group $lgr with $ip ($peer), $conns connections, extensions $ext, WIMMs sent $tx received $rx"
 		if [ "$ext" != "$want" ]; then
 			smcr_problem "link group $lgr with $ip ($peer): extensions $ext, want $want"
-		elif [ "$want" = wimm ]; then
+		elif [[ $want == wimm* ]]; then
 			if [ "$tx" = - ] || [ $((tx + rx)) -eq 0 ] ||
 			   { [ "$mode" = echo ] &&
 			     { [ "$tx" -eq 0 ] || [ "$rx" -eq 0 ]; }; }; then

@@ -41,6 +41,10 @@
 #       TX_WIMM/RX_WIMM the WRITE WITH IMMEDIATEs its links sent and
 #       received ("-" when not reported).
 #
+#   rmbs [-f FILE] --port local|peer|any PORT  (smcctl --json connections)
+#       one line per SMC-R socket on PORT (not listening): "INODE RMBE
+#       PEER_RMBE", the sizes in bytes of its RMB and of the peer's.
+#
 #   conns [-f FILE] [--port local|peer|any PORT]  (smcctl --json connections)
 #       one line per socket: "INODE STATE MODE LOCAL_PORT PEER_PORT REASON
 #       REASON_NAME FAMILY", REASON the fallback reason as a decimal number
@@ -190,15 +194,21 @@ def cmd_wimm(a):
     print("%d %d" % (tx, rx))
 
 
-def cmd_conns(a):
-    want = None
-    if a.port:
-        which, port = a.port
-        keys = {"local": ("local_port",), "peer": ("peer_port",),
-                "any": ("local_port", "peer_port")}.get(which)
-        if keys is None or not port.isdigit():
-            raise Bad("--port local|peer|any PORT, not %s %s" % (which, port))
-        want = (keys, int(port))
+def port_filter(port):
+    """(KEYS, PORT) for --port WHICH PORT, None without it."""
+    if not port:
+        return None
+    which, port = port
+    keys = {"local": ("local_port",), "peer": ("peer_port",),
+            "any": ("local_port", "peer_port")}.get(which)
+    if keys is None or not port.isdigit():
+        raise Bad("--port local|peer|any PORT, not %s %s" % (which, port))
+    return (keys, int(port))
+
+
+def port_conns(a):
+    """The connections of --port (all of them without), no listeners."""
+    want = port_filter(a.port)
     for c in items(load(a.file), "connections"):
         state = get(c, "state", kind=str)
         lport, pport = get(c, "local_port"), get(c, "peer_port")
@@ -207,10 +217,25 @@ def cmd_conns(a):
             if state == "LISTEN" or \
                all(ports[k] != want[1] for k in want[0]):
                 continue
+        yield c
+
+
+def cmd_conns(a):
+    for c in port_conns(a):
+        state = get(c, "state", kind=str)
+        lport, pport = get(c, "local_port"), get(c, "peer_port")
         why = get(c, "fallback_reason")
         print(get(c, "inode"), state, get(c, "mode", kind=str), lport, pport,
               why, get(c, "fallback_reason_name", kind=str) if why else "-",
               get(c, "family", kind=str))
+
+
+def cmd_rmbs(a):
+    for c in port_conns(a):
+        if get(c, "mode", kind=str) != "SMCR":
+            continue
+        print(get(c, "inode"), get(c, "smcr", "rmbe_size"),
+              get(c, "smcr", "peer_rmbe_size"))
 
 
 def counters(doc):
@@ -251,13 +276,17 @@ def main():
     sub = p.add_subparsers(dest="cmd", required=True)
     for name, fn in (("lgrs", cmd_lgrs), ("links", cmd_links),
                      ("lgr-links", cmd_lgr_links), ("conns", cmd_conns),
-                     ("stats", cmd_stats), ("wimm", cmd_wimm)):
+                     ("stats", cmd_stats), ("wimm", cmd_wimm),
+                     ("rmbs", cmd_rmbs)):
         s = sub.add_parser(name)
         s.add_argument("-f", dest="file", metavar="FILE",
                        help="read FILE, not stdin")
         s.set_defaults(fn=fn)
         if name == "conns":
             s.add_argument("--port", nargs=2, metavar=("WHICH", "PORT"))
+        if name == "rmbs":
+            s.add_argument("--port", nargs=2, metavar=("WHICH", "PORT"),
+                           required=True)
     s = sub.add_parser("lgr-ext")
     s.add_argument("-f", dest="file", metavar="LINKGROUPS", required=True)
     s.add_argument("links", metavar="LINKS")
