@@ -31,6 +31,7 @@
 #include <net/sock.h>
 #include "smc.h"
 #include "clc_wire.h"
+#include "clc_nego.h"
 #include "cdc_wire.h"
 #include "conn.h"
 #include "core.h"
@@ -439,6 +440,7 @@ void __smc_hostile_cdc(struct smc_conn *conn, u8 *buf,
 	struct smc_hostile_rule *r;
 	struct smc_cdc_msg m;
 	unsigned int i;
+	bool grow;
 	u8 act;
 	u32 arg;
 
@@ -456,12 +458,27 @@ void __smc_hostile_cdc(struct smc_conn *conn, u8 *buf,
 			     conn->lc.token, smc_hostile_acts[act].name, arg);
 	if (smc_cdc_decode(buf, SMC_CDC_MSG_LEN, &m))
 		return;
+	/*
+	 * With RMB growth the cursors are stream counts (grow.c): beyond
+	 * is then past the window, not past the ring's end.  The peer's
+	 * window ends at most two RMBs past what it announced to us; what
+	 * it wrote, at most one RMB past what we announced.
+	 */
+	grow = READ_ONCE(conn->lc.lgr->vx) & SMC_NEGO_VX_GROW;
 	switch (act) {
 	case SMC_HA_PRODBEYOND:
-		m.prod.count = conn->peer_rmb_size + 8;
+		if (grow)
+			smc_curs_abs(conn->peer_cons +
+				     2ULL * conn->peer_rmb_size + 8, &m.prod);
+		else
+			m.prod.count = conn->peer_rmb_size + 8;
 		break;
 	case SMC_HA_CONSBEYOND:
-		m.cons.count = conn->rmb->size + 8;
+		if (grow)
+			smc_curs_abs(conn->rx_prod + conn->rmb->size + 8,
+				     &m.cons);
+		else
+			m.cons.count = conn->rmb->size + 8;
 		break;
 	case SMC_HA_WRAPJUMP:
 		m.prod.wrap += arg ?: 3;
