@@ -68,6 +68,8 @@ enum smc_hostile_act {
 	SMC_HA_FORCE,		/* WIMM: data by WRITE WITH IMMEDIATE, agreed
 				 * or not
 				 */
+	SMC_HA_MOVED,		/* before the CDC, an RMB MOVED nobody asked */
+	SMC_HA_OFFER,		/* before the CDC, an RMB OFFER of 16 KiB */
 	SMC_HA_NUM
 };
 
@@ -103,6 +105,8 @@ static const struct smc_hostile_act_def smc_hostile_acts[SMC_HA_NUM] = {
 	[SMC_HA_SPRAY] = { "spray", SMC_HL_BIT(CDC), true, true },
 	[SMC_HA_ADDLINK] = { "addlink", SMC_HL_BIT(LLC), true },
 	[SMC_HA_FORCE] = { "force", SMC_HL_BIT(WIMM) },
+	[SMC_HA_MOVED] = { "moved", SMC_HL_BIT(CDC) },
+	[SMC_HA_OFFER] = { "offer", SMC_HL_BIT(CDC) },
 };
 
 #define SMC_HOSTILE_RULES	32
@@ -434,6 +438,29 @@ static const struct sock *smc_hostile_conn_sk(struct smc_conn *conn)
 	return clcsock ? READ_ONCE(clcsock->sk) : NULL;
 }
 
+/*
+ * An RMB growth message the protocol does not allow here, on the
+ * connection's link ahead of the CDC being mangled: a MOVED that no
+ * OFFER asked for, or an OFFER of 16 KiB, which is never larger than
+ * the RMB the peer has.  Whether or not the link group agreed on growth,
+ * the peer must abort the connection.  conn->lock held.
+ */
+static void smc_hostile_move(struct smc_conn *conn, bool offer)
+{
+	struct smc_move_msg m = {
+		.op = offer ? SMC_MOVE_OFFER : SMC_MOVE_MOVED,
+		.gen = 1,
+		.token = conn->peer_token,
+		.pos = conn->tx_written,
+	};
+	u8 buf[SMC_MOVE_MSG_LEN];
+
+	smc_move_encode(&m, buf, sizeof(buf));
+	if (smc_wr_send(conn->lc.link, buf, sizeof(buf), 0, 0, 0))
+		net_info_ratelimited("smc hostile: token %u: move message not sent\n",
+				     conn->lc.token);
+}
+
 void __smc_hostile_cdc(struct smc_conn *conn, u8 *buf,
 		       struct smc_wr_write *w, unsigned int nw)
 {
@@ -493,6 +520,10 @@ void __smc_hostile_cdc(struct smc_conn *conn, u8 *buf,
 	case SMC_HA_OFFSET:
 		for (i = 0; i < nw; i++)
 			w[i].remote_addr += arg;
+		break;
+	case SMC_HA_MOVED:
+	case SMC_HA_OFFER:
+		smc_hostile_move(conn, act == SMC_HA_OFFER);
 		break;
 	}
 	smc_cdc_encode(&m, buf, SMC_CDC_MSG_LEN);

@@ -12,7 +12,7 @@
 # (smcctl fallback), how its connection ended (errno), that the data it
 # echoed was correct where the protocol allows it, and how long it took.
 # W1 sends data by WRITE WITH IMMEDIATE on a link group that did not agree
-# on that extension.  The burst case counts the victim's kernel log lines
+# on that extension; M1 and M2 send RMB growth messages out of place.  The burst case counts the victim's kernel log lines
 # about bad input (rate-limited: bounded however many messages arrive).  Every rule must
 # have fired (its hit count in the rules file), or the case proved
 # nothing.  The table of outcomes is in $RESULTS/hostile-table.txt on
@@ -50,6 +50,8 @@ CASES=(
 	"D3 hcli 7108 7109 |cdc any replay skip 3 count 1"
 	"B1 hcli 7110 7111 |cdc any burst 300 count 1"
 	"W1 hcli 7120 7121 |wimm any force skip 2 count 1"
+	"M1 hcli 7122 7123 |cdc any moved skip 2 count 1"
+	"M2 hsrv 7015 7016 |cdc any offer skip 2 count 1"
 )
 if [ "$ALL" = 1 ]; then
 	CASES+=(
@@ -321,6 +323,12 @@ check_B1() {
 	[ "$n" -le 45 ] || problem "$n kernel log lines for 300 malformed messages: not rate-limited"
 	row "300 junk msgs dropped, $n log lines, conn ok, $HEALTHY"
 }
+
+# RMB growth messages out of place (smc.rst "RMB growth"): a MOVED no
+# OFFER asked for, an OFFER no larger than the RMB the victim writes
+# into.  Agreed or not, the victim aborts that connection alone.
+check_M1() { check_D1; }
+check_M2() { check_D2; }
 
 check_W1() {
 	# data by WRITE WITH IMMEDIATE on a link group that did not agree
