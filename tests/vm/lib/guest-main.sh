@@ -220,15 +220,7 @@ setup() {
 		# The same UEID as the distribution's module gets below: SMC-R v2
 		# needs one, and the module parameter is how ours takes it at load.
 		insmod "$SMC_KO" ueid="$SMC_UEID" || return 1
-		# iWARP links' listener on a port the scenarios know
-		# (SMC_IWARP_PORT in guest.sh)
-		case ",${SMC_RDMA:-rxe}," in
-		*,siw,*) sysctl -qw net.smc.smcr_iwarp_port=5399 || return 1 ;;
-		esac
-		# by hand: knobs for a whole run (SMCR_VM_SYSCTL="k=v ...")
-		for kv in ${SMCR_VM_SYSCTL:-}; do
-			sysctl -qw "$kv" || return 1
-		done
+		smc_vm_knobs || return 1
 		;;
 	dist)
 		modprobe smc || return 1
@@ -257,6 +249,10 @@ setup() {
 	return 0
 }
 
+# the scenarios' library, which setup uses too (smc_vm_knobs)
+# shellcheck source=guest.sh
+. "$REPO/tests/vm/lib/guest.sh"
+
 log_setup "booted $(uname -r), impl=$SMC_IMPL ip=$VM_IP"
 if ! setup >>"$setup_log" 2>&1; then
 	log_setup "setup failed (see setup.log)"
@@ -264,8 +260,6 @@ if ! setup >>"$setup_log" 2>&1; then
 fi
 
 # All VMs are set up before any scenario starts.
-# shellcheck source=guest.sh
-. "$REPO/tests/vm/lib/guest.sh"
 # Ours on a kernel whose TCP has no SMC option (Debian's 7.3): smc_tcpopt
 # attached, as tools/smc_tcpopt's modprobe.d file does on an installed
 # system, so that every scenario can reach SMC-R there.  Scenarios unload

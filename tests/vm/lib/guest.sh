@@ -192,6 +192,45 @@ smc_rmmod() {
 	rmmod smc
 }
 
+# smc_vm_knobs: the sysctls of our module that this VM's run sets once it
+# is loaded: the iWARP listener's port the scenarios know
+# (SMC_IWARP_PORT) when there is siw, and SMCR_VM_SYSCTL ("k=v ...",
+# knobs for a whole run, by hand or from a manifest line).
+smc_vm_knobs() {
+	local kv
+
+	case ",${SMC_RDMA:-rxe}," in
+	*,siw,*) sysctl -qw net.smc.smcr_iwarp_port=5399 || return 1 ;;
+	esac
+	for kv in ${SMCR_VM_SYSCTL:-}; do
+		sysctl -qw "$kv" || return 1
+	done
+}
+
+# smc_unload SECS: unload this VM's smc (the distribution's smc_diag
+# first), retried for up to SECS seconds while sockets finish closing.
+smc_unload() {
+	[ "$SMC_IMPL" != dist ] || rmmod smc_diag 2>/dev/null || true
+	for _ in $(seq $(($1 * 4))); do
+		smc_rmmod 2>/dev/null && return 0
+		sleep 0.25
+	done
+	smc_rmmod
+}
+
+# smc_reload: load this VM's smc again as the VM's set-up did: ours (or
+# its hooks flavour) with the UEID and smc_vm_knobs, the distribution's
+# with the UEID added by netlink.
+smc_reload() {
+	if [ "$SMC_IMPL" = dist ]; then
+		modprobe smc || return 1
+		modprobe smc_diag 2>/dev/null || true
+		"$VM_TOOLS/ueid" add "$SMC_UEID"
+	else
+		insmod "$SMC_KO" ueid="$SMC_UEID" && smc_vm_knobs
+	fi
+}
+
 # tcpopt_detach: detach smc_tcpopt if it is attached, printing its path
 # then (nothing when it was not attached); returns 1 on failure.
 tcpopt_detach() {
@@ -810,7 +849,17 @@ smcr_load_test() {
 	smcr_verdict "$name"
 }
 
-# smcr_expect_rmbs PORT WHICH IN OUT: with RMB growth (SMCR_GROW=1), the
+# smcr_grow_on: whether this run has RMB growth on between our modules:
+# SMCR_GROW (1 or 0) when given, else this VM's net.smc.smcr_rmb_grow
+# (every VM of a run gets the same knobs).
+smcr_grow_on() {
+	local on=${SMCR_GROW:-}
+
+	[ -n "$on" ] || on=$(cat /proc/sys/net/smc/smcr_rmb_grow 2>/dev/null) || on=0
+	[ "$on" != 0 ]
+}
+
+# smcr_expect_rmbs PORT WHICH IN OUT: with RMB growth (smcr_grow_on), the
 # sizes of the RMBs of this VM's SMC-R connections on PORT (WHICH: local
 # or peer, as smcj rmbs takes it).  IN says whether the peer wrote enough
 # into each to make it grow (grown) or not (small), OUT the same for the
@@ -818,7 +867,8 @@ smcr_load_test() {
 smcr_expect_rmbs() {
 	local port=$1 which=$2 in=$3 out=$4 ino rmb peer n=0 bad=0
 
-	[ "${SMCR_GROW:-0}" != 0 ] || return 0
+	# growth needs our module on both ends
+	smcr_grow_on && [[ " $VM_IMPLS " != *" dist "* ]] || return 0
 	"$SMCCTL" --json connections >"$RESULTS/rmbs.json" 2>/dev/null ||
 		{ smcr_problem "smcctl --json connections failed"; return 0; }
 	smcj rmbs -f "$RESULTS/rmbs.json" --port "$which" "$port" \
@@ -904,8 +954,8 @@ smcr_expect_path() {
 			elif [ "${SMCR_WIMM:-1}" != 0 ]; then
 				want=wimm
 			fi
-			# RMB growth, when the run turned it on (SMCR_GROW)
-			if [ "${SMCR_GROW:-0}" != 0 ]; then
+			# RMB growth, when this run has it on
+			if smcr_grow_on; then
 				[ "$want" = - ] && want=grow || want=$want,grow
 			fi
 		fi

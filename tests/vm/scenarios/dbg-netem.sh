@@ -53,19 +53,8 @@ failed=0
 for ((r = 1; r <= rounds; r++)); do
 	port=$((5700 + r))
 	if [ "${SMCR_NETEM_FRESH:-0}" = 1 ] && [ "$r" -gt 1 ]; then
-		# the distribution's smc_diag holds smc
-		[ "$SMC_IMPL" != dist ] || rmmod smc_diag 2>/dev/null
-		for _ in $(seq 80); do
-			smc_rmmod 2>/dev/null && break
-			sleep 0.25
-		done
-		if [ "$SMC_IMPL" = dist ]; then
-			modprobe smc || fail "modprobe smc failed"
-			"$VM_TOOLS/ueid" add "$SMC_UEID" || log "no UEID"
-		else
-			insmod "$SMC_KO" ueid="$SMC_UEID" ||
-				fail "insmod $SMC_KO failed"
-		fi
+		smc_unload 20 || fail "smc does not unload"
+		smc_reload || fail "reloading smc failed"
 		echo 1 >$T/events/smc/enable 2>/dev/null || true
 		barrier "reloaded$r" 60
 	fi

@@ -117,10 +117,7 @@ unload() {
 	local t0
 
 	t0=$(now)
-	for _ in $(seq $(($1 * 4))); do
-		smc_rmmod 2>/dev/null && { since "$t0"; return 0; }
-		sleep 0.25
-	done
+	smc_unload "$1" 2>/dev/null && { since "$t0"; return 0; }
 	smc_rmmod >&2 || true
 	# what still holds the module, for the log
 	"$SMCCTL" connections >&2 || true
@@ -129,7 +126,7 @@ unload() {
 }
 
 reload() {
-	insmod "$SMC_KO" ueid="$SMC_UEID" || fail "insmod $SMC_KO failed"
+	smc_reload || fail "reloading $SMC_KO failed"
 	knobs
 }
 
