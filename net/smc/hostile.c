@@ -442,14 +442,19 @@ static const struct sock *smc_hostile_conn_sk(struct smc_conn *conn)
  * An RMB growth message the protocol does not allow here, on the
  * connection's link ahead of the CDC being mangled: a MOVED that no
  * OFFER asked for, or an OFFER of 16 KiB, which is never larger than
- * the RMB the peer has.  Whether or not the link group agreed on growth,
- * the peer must abort the connection.  conn->lock held.
+ * the RMB the peer has, both of a generation no move of this connection
+ * reaches (a real move of the peer's may be under way: a message of its
+ * generation could pass for part of it).  Whether or not the link group
+ * agreed on growth, the peer must abort the connection.  conn->lock
+ * held.
  */
+#define SMC_HOSTILE_MOVE_GEN	200
+
 static void smc_hostile_move(struct smc_conn *conn, bool offer)
 {
 	struct smc_move_msg m = {
 		.op = offer ? SMC_MOVE_OFFER : SMC_MOVE_MOVED,
-		.gen = 1,
+		.gen = SMC_HOSTILE_MOVE_GEN,
 		.token = conn->peer_token,
 		.pos = conn->tx_written,
 	};
