@@ -492,23 +492,21 @@ void __smc_hostile_cdc(struct smc_conn *conn, u8 *buf,
 		return;
 	/*
 	 * With RMB growth the cursors are stream counts (grow.c): beyond
-	 * is then past the window, not past the ring's end.  The peer's
-	 * window ends at most two RMBs past what it announced to us; what
-	 * it wrote, at most one RMB past what we announced.
+	 * is then past the window, not past the ring's end, and the window
+	 * is that of an RMB whose size may be changing: 2^40 bytes ahead is
+	 * past any, and still reads as ahead.
 	 */
 	grow = READ_ONCE(conn->lc.lgr->vx) & SMC_NEGO_VX_GROW;
 	switch (act) {
 	case SMC_HA_PRODBEYOND:
 		if (grow)
-			smc_curs_abs(conn->peer_cons +
-				     2ULL * conn->peer_rmb_size + 8, &m.prod);
+			smc_curs_abs(conn->tx_written + BIT_ULL(40), &m.prod);
 		else
 			m.prod.count = conn->peer_rmb_size + 8;
 		break;
 	case SMC_HA_CONSBEYOND:
 		if (grow)
-			smc_curs_abs(conn->rx_prod + conn->rmb->size + 8,
-				     &m.cons);
+			smc_curs_abs(conn->rx_prod + BIT_ULL(40), &m.cons);
 		else
 			m.cons.count = conn->rmb->size + 8;
 		break;
