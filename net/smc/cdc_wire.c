@@ -298,6 +298,32 @@ int smc_move_encode(const struct smc_move_msg *m, u8 *buf, size_t cap)
 	return SMC_MOVE_MSG_LEN;
 }
 
+int smc_move_offer_check(u8 gen, u8 comp, u8 taken, bool pending, u32 size)
+{
+	if (taken && gen == taken)
+		return 1;
+	if (gen != (u8)(taken + 1) || pending)
+		return -EPROTO;
+	if (comp > SMCR_BUF_COMP_MAX || !size ||
+	    ((u64)SMC_BUF_MIN_SIZE << comp) <= size)
+		return -ERANGE;
+	return 0;
+}
+
+int smc_move_moved_check(u8 gen, u64 pos, u8 offered, bool open,
+			 u64 moved_at, u64 rx_prod, u64 cons_sent, u32 size)
+{
+	if (!open)
+		return offered && gen == offered && pos == moved_at ? 1 :
+		       -EPROTO;
+	if (gen != offered)
+		return -EPROTO;
+	/* nothing written may lie beyond the old RMB's window */
+	if (pos < rx_prod || cons_sent > rx_prod || pos > cons_sent + size)
+		return -ERANGE;
+	return 0;
+}
+
 void smc_curs_abs(u64 count, struct smc_curs *c)
 {
 	c->wrap = (u16)(count >> 32);

@@ -226,6 +226,23 @@ int smc_move_decode(const u8 *buf, size_t len, struct smc_move_msg *m);
 int smc_move_encode(const struct smc_move_msg *m, u8 *buf, size_t cap);
 
 /*
+ * Checks of a received move message.  smc_move_offer_check(), for the
+ * writer: an OFFER of generation @gen for 16 KiB << @comp bytes, when the
+ * writer took generation @taken last (0: none), writes into an RMB of
+ * @size bytes and still waits to switch to generation @taken (@pending).
+ * smc_move_moved_check(), for the receiver: a MOVED of generation @gen at
+ * stream position @pos, when it offered generation @offered (0: none),
+ * still waits for it (@open; else it moved at @moved_at), has counted
+ * @rx_prod bytes, announced @cons_sent consumed and has an RMB of @size
+ * bytes (the old one while @open).  Both return 0 to take the message, 1
+ * for a repeat of one already taken (after a link switch), -EPROTO when
+ * it is out of order, -ERANGE for a size or position out of range.
+ */
+int smc_move_offer_check(u8 gen, u8 comp, u8 taken, bool pending, u32 size);
+int smc_move_moved_check(u8 gen, u64 pos, u8 offered, bool open,
+			 u64 moved_at, u64 rx_prod, u64 cons_sent, u32 size);
+
+/*
  * On a link group with RMB growth, a CDC message's cursors are not ring
  * positions but the low 48 bits of stream counts (wrap: bits 47..32,
  * count: bits 31..0), so that they mean the same whichever RMB the bytes

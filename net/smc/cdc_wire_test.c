@@ -776,6 +776,70 @@ static void move_malformed_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smc_move_decode(buf, 44, &m), 0);
 }
 
+static void move_offer_check_test(struct kunit *test)
+{
+	/* the first offer: generation 1, larger than the RMB */
+	KUNIT_EXPECT_EQ(test, smc_move_offer_check(1, 3, 0, false, RING_S), 0);
+	KUNIT_EXPECT_EQ(test, smc_move_offer_check(1, 1, 0, false, RING_S), 0);
+	/* not larger, or beyond the protocol's sizes */
+	KUNIT_EXPECT_EQ(test, smc_move_offer_check(1, 0, 0, false, RING_S),
+			-ERANGE);
+	KUNIT_EXPECT_EQ(test, smc_move_offer_check(1, 3, 0, false,
+						   128 * KIB), -ERANGE);
+	KUNIT_EXPECT_EQ(test, smc_move_offer_check(1, 3, 0, false, 0),
+			-ERANGE);
+	KUNIT_EXPECT_EQ(test, smc_move_offer_check(1, SMCR_BUF_COMP_MAX + 1,
+						   0, false, RING_S), -ERANGE);
+	/* out of order: a generation skipped, or one while waiting */
+	KUNIT_EXPECT_EQ(test, smc_move_offer_check(2, 3, 0, false, RING_S),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_move_offer_check(200, 3, 0, false, RING_S),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_move_offer_check(2, 4, 1, true, RING_S),
+			-EPROTO);
+	/* the one taken, again: a repeat, waiting or not */
+	KUNIT_EXPECT_EQ(test, smc_move_offer_check(1, 3, 1, true, RING_S), 1);
+	KUNIT_EXPECT_EQ(test, smc_move_offer_check(1, 3, 1, false,
+						   128 * KIB), 1);
+	/* the next generation after a move, and around 255 */
+	KUNIT_EXPECT_EQ(test, smc_move_offer_check(2, 4, 1, false, 128 * KIB),
+			0);
+	KUNIT_EXPECT_EQ(test, smc_move_offer_check(0, 4, 255, false, RING_S),
+			0);
+}
+
+static void move_moved_check_test(struct kunit *test)
+{
+	const u32 s = RING_S;
+
+	/* offered, waiting: at the producer count, within the window */
+	KUNIT_EXPECT_EQ(test, smc_move_moved_check(1, 5000, 1, true, 0, 5000,
+						   0, s), 0);
+	KUNIT_EXPECT_EQ(test, smc_move_moved_check(1, 6000, 1, true, 0, 5000,
+						   0, s), 0);
+	KUNIT_EXPECT_EQ(test, smc_move_moved_check(1, s, 1, true, 0, 5000, 0,
+						   s), 0);
+	/* behind what came, or past the old window */
+	KUNIT_EXPECT_EQ(test, smc_move_moved_check(1, 4999, 1, true, 0, 5000,
+						   0, s), -ERANGE);
+	KUNIT_EXPECT_EQ(test, smc_move_moved_check(1, s + 1, 1, true, 0, 5000,
+						   0, s), -ERANGE);
+	KUNIT_EXPECT_EQ(test, smc_move_moved_check(1, 9000, 1, true, 0, 5000,
+						   6000, s), -ERANGE);
+	/* another generation than offered, or none offered */
+	KUNIT_EXPECT_EQ(test, smc_move_moved_check(2, 5000, 1, true, 0, 5000,
+						   0, s), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_move_moved_check(1, 5000, 0, false, 0, 5000,
+						   0, s), -EPROTO);
+	/* after the move: the same message again, and nothing else */
+	KUNIT_EXPECT_EQ(test, smc_move_moved_check(1, 5000, 1, false, 5000,
+						   9000, 6000, 8 * s), 1);
+	KUNIT_EXPECT_EQ(test, smc_move_moved_check(1, 5001, 1, false, 5000,
+						   9000, 6000, 8 * s), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_move_moved_check(200, 5000, 1, false, 5000,
+						   9000, 6000, 8 * s), -EPROTO);
+}
+
 static void curs_abs_test(struct kunit *test)
 {
 	const u64 top = BIT_ULL(48);
@@ -851,6 +915,8 @@ static struct kunit_case cdc_wire_cases[] = {
 	KUNIT_CASE(ring_split_test),
 	KUNIT_CASE(move_golden_test),
 	KUNIT_CASE(move_malformed_test),
+	KUNIT_CASE(move_offer_check_test),
+	KUNIT_CASE(move_moved_check_test),
 	KUNIT_CASE(curs_abs_test),
 	KUNIT_CASE(rmb_grow_due_test),
 	{}

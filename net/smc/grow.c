@@ -261,12 +261,18 @@ static const char *smc_grow_offer_rx(struct smc_conn *conn,
 	u32 size = SMC_BUF_MIN_SIZE << msg->comp;
 	int idx;
 
-	if (conn->tx_move_gen && msg->gen == conn->tx_move_gen)
+	switch (smc_move_offer_check(msg->gen, msg->comp, conn->tx_move_gen,
+				     conn->tx_move_pending,
+				     conn->peer_rmb_size)) {
+	case 0:
+		break;
+	case 1:
 		return NULL;		/* again, after a link switch */
-	if (msg->gen != (u8)(conn->tx_move_gen + 1) || conn->tx_move_pending)
+	case -EPROTO:
 		return "RMB offer out of order";
-	if (!conn->peer_rmb_size || size <= conn->peer_rmb_size)
+	default:
 		return "RMB offer not larger";
+	}
 	idx = smc_rtoken_add(conn->lc.lgr, link, msg->vaddr, msg->rkey);
 	conn->tx_move_gen = msg->gen;
 	if (idx < 0) {
@@ -288,18 +294,20 @@ static const char *smc_grow_moved_rx(struct smc_conn *conn,
 {
 	struct smc_buf *old = conn->rmb;
 
-	if (!conn->rmb_next) {
-		if (conn->rx_move_gen && msg->gen == conn->rx_move_gen &&
-		    msg->pos == conn->rx_move_pos)
-			return NULL;	/* again, after a link switch */
-		return "RMB moved unasked";
-	}
-	if (msg->gen != conn->rx_move_gen)
-		return "RMB moved out of order";
-	/* nothing the peer wrote may be beyond the old RMB's window */
-	if (msg->pos < conn->rx_prod ||
-	    msg->pos > conn->rx_cons_sent + old->size)
+	switch (smc_move_moved_check(msg->gen, msg->pos, conn->rx_move_gen,
+				     !!conn->rmb_next, conn->rx_move_pos,
+				     conn->rx_prod, conn->rx_cons_sent,
+				     old->size)) {
+	case 0:
+		break;
+	case 1:
+		return NULL;		/* again, after a link switch */
+	case -EPROTO:
+		return conn->rmb_next ? "RMB moved out of order" :
+					"RMB moved unasked";
+	default:
 		return "RMB moved at a position out of range";
+	}
 	conn->rmb_old = old;
 	conn->rmb = conn->rmb_next;
 	conn->rmb_next = NULL;
