@@ -34,11 +34,6 @@
 #include "testhooks.h"
 #include "wr.h"
 
-static inline struct smc_sock *smc_conn_sock(struct smc_conn *conn)
-{
-	return container_of(conn, struct smc_sock, conn);
-}
-
 /* A 64-bit stream count as a wire cursor in a ring of @size bytes. */
 static void smc_count_to_curs(u64 count, u32 size, struct smc_curs *c)
 {

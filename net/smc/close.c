@@ -160,7 +160,7 @@ static void smc_close_work(struct work_struct *work)
 {
 	struct smc_conn *conn = container_of(to_delayed_work(work),
 					     struct smc_conn, close_work);
-	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
+	struct smc_sock *smc = smc_conn_sock(conn);
 	bool done, expired;
 
 	spin_lock_bh(&conn->lock);

@@ -42,11 +42,6 @@
 #include "conn.h"
 #include "wr.h"
 
-static inline struct smc_sock *smc_grow_sock(struct smc_conn *conn)
-{
-	return container_of(conn, struct smc_sock, conn);
-}
-
 /* Is the connection still one worth moving, either way?  conn->lock held. */
 static bool smc_grow_alive(struct smc_conn *conn)
 {
@@ -91,7 +86,7 @@ static void smc_grow_work(struct work_struct *work)
 	if (!want)
 		return;
 
-	memcg = smc_memcg_enter(&smc_grow_sock(conn)->sk);
+	memcg = smc_memcg_enter(&smc_conn_sock(conn)->sk);
 	buf = smc_buf_get(lgr, true, conn->rmb_goal);
 	smc_memcg_leave(memcg);
 	if (!buf)
@@ -325,7 +320,7 @@ void smc_conn_move_rx(struct smc_lgr_conn *c, struct smc_link *link,
 		      const struct smc_move_msg *msg)
 {
 	struct smc_conn *conn = smc_lc_conn(c);
-	struct smc_sock *smc = smc_grow_sock(conn);
+	struct smc_sock *smc = smc_conn_sock(conn);
 	const char *why;
 
 	spin_lock(&conn->lock);

@@ -432,7 +432,7 @@ bool __smc_hostile_llc(struct smc_link *link, u8 *buf, int *len)
 
 static const struct sock *smc_hostile_conn_sk(struct smc_conn *conn)
 {
-	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
+	struct smc_sock *smc = smc_conn_sock(conn);
 	struct socket *clcsock = READ_ONCE(smc->clcsock);
 
 	return clcsock ? READ_ONCE(clcsock->sk) : NULL;

@@ -85,6 +85,12 @@ struct smc_sock {
 	struct smc_conn conn;
 };
 
+/* The socket that embeds the SMC-R connection @conn. */
+static inline struct smc_sock *smc_conn_sock(struct smc_conn *conn)
+{
+	return container_of(conn, struct smc_sock, conn);
+}
+
 /* Does the socket move its data by SMC-R (handshake done, no fallback)? */
 static inline bool smc_is_smcr(const struct smc_sock *smc)
 {

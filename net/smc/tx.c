@@ -55,7 +55,7 @@ static bool smc_tx_user_nodelay(struct smc_sock *smc)
  */
 bool smc_tx_autocork(struct smc_conn *conn)
 {
-	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
+	struct smc_sock *smc = smc_conn_sock(conn);
 	u32 limit = READ_ONCE(smc_net_cfg(sock_net(&smc->sk))->autocorking_size);
 
 	lockdep_assert_held(&conn->lock);
